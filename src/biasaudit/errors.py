@@ -1,0 +1,34 @@
+"""User-facing errors.
+
+Every error a user can cause (bad name, missing file, malformed row, unreachable server) is a
+`BiasauditError`. The CLI prints its message as one line and exits non-zero without a traceback;
+anything else is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class BiasauditError(Exception):
+    """An error caused by input or environment, reported to the user as one line."""
+
+    exit_code = 2
+
+
+class UnknownNameError(BiasauditError):
+    """A benchmark, backend or option name that is not registered."""
+
+
+class CapabilityError(BiasauditError):
+    """A backend was asked for a request type it does not support."""
+
+
+class DataError(BiasauditError):
+    """Missing data, checksum mismatch, or a malformed dataset row."""
+
+
+class BackendError(BiasauditError):
+    """A backend could not be created or reached (missing file, unreachable server)."""
+
+
+class RunError(BiasauditError):
+    """An output directory or run configuration problem."""

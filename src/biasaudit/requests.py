@@ -1,0 +1,144 @@
+"""Typed requests that benchmarks emit and the responses backends return.
+
+Benchmarks never call a model directly. They emit these requests; the runner batches them,
+looks them up in the cache and sends the misses to a backend. Each request has a stable
+content key, so identical requests are sent once and cached across runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Capability(StrEnum):
+    """Request kinds a backend can serve."""
+
+    LOGLIKELIHOOD = "loglikelihood"
+    PSEUDO_LOGLIKELIHOOD = "pseudo_loglikelihood"
+    GENERATE = "generate"
+    CLASSIFY = "classify"
+    EMBED = "embed"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Message(_Frozen):
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class GenerationParams(_Frozen):
+    """Decoding parameters. `temperature == 0` means greedy decoding."""
+
+    temperature: float = 0.0
+    max_tokens: int = 64
+    top_p: float = 1.0
+    stop: tuple[str, ...] = ()
+    seed: int = 0
+
+
+class LoglikelihoodRequest(_Frozen):
+    """log P(continuation | context), summed over the continuation's tokens."""
+
+    kind: Literal["loglikelihood"] = "loglikelihood"
+    context: str
+    continuation: str
+
+
+class PseudoLoglikelihoodRequest(_Frozen):
+    """Masked-LM pseudo-log-likelihood of `text`, one mask per token (or word)."""
+
+    kind: Literal["pseudo_loglikelihood"] = "pseudo_loglikelihood"
+    text: str
+    granularity: Literal["token", "word"] = "token"
+    lowercase: bool = False
+    add_special_tokens: bool = True
+
+
+class GenerateRequest(_Frozen):
+    """Generate text from chat `messages` or from a raw completion `prompt` (exactly one)."""
+
+    kind: Literal["generate"] = "generate"
+    messages: tuple[Message, ...] | None = None
+    prompt: str | None = None
+    params: GenerationParams = GenerationParams()
+
+    def model_post_init(self, __context: Any) -> None:
+        if (self.messages is None) == (self.prompt is None):
+            raise ValueError("GenerateRequest needs exactly one of messages or prompt")
+
+
+class ClassifyRequest(_Frozen):
+    """Label distribution of a sequence classifier for `text` (and optional `text_pair`)."""
+
+    kind: Literal["classify"] = "classify"
+    text: str
+    text_pair: str | None = None
+
+
+class EmbedRequest(_Frozen):
+    """Sentence embedding of one text."""
+
+    kind: Literal["embed"] = "embed"
+    text: str
+
+
+Request = Annotated[
+    LoglikelihoodRequest
+    | PseudoLoglikelihoodRequest
+    | GenerateRequest
+    | ClassifyRequest
+    | EmbedRequest,
+    Field(discriminator="kind"),
+]
+
+
+def request_key(request: BaseModel) -> str:
+    """Stable content hash of a request (sorted-key JSON, sha256)."""
+    payload = json.dumps(request.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def request_length(request: BaseModel) -> int:
+    """Rough size of a request in characters, used to sort batches longest first."""
+    if isinstance(request, GenerateRequest):
+        if request.prompt is not None:
+            return len(request.prompt)
+        return sum(len(m.content) for m in request.messages or ())
+    if isinstance(request, LoglikelihoodRequest):
+        return len(request.context) + len(request.continuation)
+    if isinstance(request, ClassifyRequest):
+        return len(request.text) + len(request.text_pair or "")
+    return len(getattr(request, "text", ""))
+
+
+class Response(BaseModel):
+    """What a backend returned for one request.
+
+    Exactly the fields of the request's kind are set. `error` is set instead when the request
+    failed for good (after retries); failed responses are never cached.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Capability
+    text: str | None = None
+    finish_reason: str | None = None
+    logprob: float | None = None
+    is_greedy: bool | None = None
+    n_tokens: int | None = None
+    token_logprobs: list[float] | None = None
+    label_probs: dict[str, float] | None = None
+    embedding: list[float] | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
