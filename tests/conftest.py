@@ -26,7 +26,9 @@ def store(data_dir: Path) -> DataStore:
 
 
 @pytest.fixture(autouse=True)
-def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Every test gets its own cache dir, so no test reads another's cached responses."""
     cache_dir = tmp_path_factory.mktemp("cache")
     monkeypatch.setenv("BIASAUDIT_CACHE_DIR", str(cache_dir))

@@ -1,8 +1,8 @@
 """biasaudit: audit social bias in language models.
 
-    >>> import biasaudit
-    >>> run = biasaudit.evaluate("stop", "embedded", limit=5)   # doctest: +SKIP
-    >>> run.to_dataframe()                                       # doctest: +SKIP
+>>> import biasaudit
+>>> run = biasaudit.evaluate("stop", "embedded", limit=5)   # doctest: +SKIP
+>>> run.to_dataframe()                                       # doctest: +SKIP
 """
 
 from biasaudit._version import __version__

@@ -10,6 +10,7 @@ from typing import Any
 from biasaudit._version import __version__, git_revision, python_version
 from biasaudit.benchmarks import BENCHMARKS, Benchmark, Sample
 from biasaudit.data import DataStore
+from biasaudit.data.store import default_cache_dir
 from biasaudit.errors import RunError
 from biasaudit.models import load_backend
 from biasaudit.results.io import (
@@ -29,7 +30,6 @@ from biasaudit.results.schema import (
 )
 from biasaudit.runner.cache import NullCache, ResponseCache
 from biasaudit.runner.runner import RunConfig, check_capabilities, run_benchmark, score_record
-from biasaudit.data.store import default_cache_dir
 
 
 def build_benchmarks(
@@ -43,12 +43,12 @@ def build_benchmarks(
     for name in options:
         if name not in names:
             raise RunError(f"options given for benchmark '{name}', which is not being run")
-    return [
-        BENCHMARKS.load(name).from_dict(options.get(name, {}), store, seed) for name in names
-    ]
+    return [BENCHMARKS.load(name).from_dict(options.get(name, {}), store, seed) for name in names]
 
 
-def _prepare_output(output_dir: Path | None, resume: bool, overwrite: bool, config: dict[str, Any]) -> None:
+def _prepare_output(
+    output_dir: Path | None, resume: bool, overwrite: bool, config: dict[str, Any]
+) -> None:
     if output_dir is None:
         return
     if output_dir.exists() and any(output_dir.iterdir()):
@@ -173,7 +173,9 @@ def rescore_benchmark(
     return result, rescored
 
 
-def score(run_dir: str | Path, *, data_dir: str | Path | None = None, write: bool = True) -> RunResult:
+def score(
+    run_dir: str | Path, *, data_dir: str | Path | None = None, write: bool = True
+) -> RunResult:
     """Recompute a run's results from its samples.jsonl, without a model."""
     run_path = Path(run_dir)
     run = read_results(run_path)

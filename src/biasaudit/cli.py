@@ -62,9 +62,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     for bench in run.benchmarks:
-        rows = [
-            [m.name, m.value, m.ci_low, m.ci_high, m.n, m.n_excluded] for m in bench.metrics
-        ]
+        rows = [[m.name, m.value, m.ci_low, m.ci_high, m.n, m.n_excluded] for m in bench.metrics]
         print(f"\n{bench.benchmark} ({bench.n_samples} samples, {bench.wall_time_s:.1f}s)")
         print(format_table(["metric", "value", "ci_low", "ci_high", "n", "excluded"], rows))
     if args.output:
@@ -77,6 +75,7 @@ def cmd_list(args: argparse.Namespace) -> int:
     from biasaudit.models.spec import BACKENDS
     from biasaudit.textfmt import format_table
 
+    items: list[dict[str, Any]]
     if args.what == "benchmarks":
         items = [
             {
@@ -173,10 +172,22 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", parents=[data_parent], help="run benchmarks on a model")
     run.add_argument("benchmarks", nargs="+", metavar="BENCHMARK")
     run.add_argument("--model", "-m", default="embedded", help="model spec (default: embedded)")
-    run.add_argument("--model-arg", "-M", action="append", default=[], metavar="KEY=VALUE",
-                     help="backend argument, e.g. n_ctx=4096 or device=cpu (repeatable)")
-    run.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
-                     help="benchmark option, BENCHMARK.KEY=VALUE with several (repeatable)")
+    run.add_argument(
+        "--model-arg",
+        "-M",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="backend argument, e.g. n_ctx=4096 or device=cpu (repeatable)",
+    )
+    run.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="benchmark option, BENCHMARK.KEY=VALUE with several (repeatable)",
+    )
     run.add_argument("--output", "-o", help="run directory for results.json and samples.jsonl")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--batch-size", type=int)

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from biasaudit.errors import UnknownNameError, BiasauditError
+from biasaudit.errors import BiasauditError, UnknownNameError
 
 M = TypeVar("M", bound=BaseModel)
 

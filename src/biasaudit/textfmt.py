@@ -21,6 +21,7 @@ def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     for row in cells:
         for i, cell in enumerate(row):
             widths[i] = max(widths[i], len(cell))
+
     def line(values: Sequence[str]) -> str:
         return "  ".join(v.ljust(w) for v, w in zip(values, widths, strict=False)).rstrip()
 

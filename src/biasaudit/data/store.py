@@ -111,9 +111,7 @@ class DataStore:
         if self.data_dir is not None:
             local = self.data_dir / key
             if not local.is_file():
-                raise DataError(
-                    f"{key}: not found in data dir {self.data_dir} (expected {local})"
-                )
+                raise DataError(f"{key}: not found in data dir {self.data_dir} (expected {local})")
         else:
             local = self.cache_dir / key
             if not local.is_file():

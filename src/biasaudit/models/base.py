@@ -8,7 +8,6 @@ and returns one `Response` per request, in order. A request that fails for good 
 
 from __future__ import annotations
 
-from abc import ABC
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -24,7 +23,7 @@ from biasaudit.requests import (
 )
 
 
-class Backend(ABC):
+class Backend:
     """Base class of model backends.
 
     Subclasses set `name` and `capabilities`, implement the methods for their capabilities,

@@ -53,9 +53,7 @@ def check_capabilities(benchmark: Benchmark, backend: Backend, spec: str) -> Non
     needed_all = benchmark.required_capabilities()
     needed = ", ".join(sorted(c.value for c in missing))
     suggestions = [
-        name
-        for name in BACKENDS.names()
-        if needed_all <= BACKENDS.load(name).possible_capabilities
+        name for name in BACKENDS.names() if needed_all <= BACKENDS.load(name).possible_capabilities
     ]
     hint = f"; backends that can: {', '.join(suggestions)}" if suggestions else ""
     raise CapabilityError(
@@ -134,9 +132,7 @@ def run_benchmark(
         if config.progress
         else None
     )
-    resolver = _Resolver(
-        backend, cache, config.batch_size or backend.default_batch_size(), bar
-    )
+    resolver = _Resolver(backend, cache, config.batch_size or backend.default_batch_size(), bar)
     active = list(samples)
     round_index = 0
     try:
