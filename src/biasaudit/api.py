@@ -29,7 +29,13 @@ from biasaudit.results.schema import (
     ToolkitInfo,
 )
 from biasaudit.runner.cache import NullCache, ResponseCache
-from biasaudit.runner.runner import RunConfig, check_capabilities, run_benchmark, score_record
+from biasaudit.runner.runner import (
+    RunConfig,
+    check_capabilities,
+    hash_sample_hashes,
+    run_benchmark,
+    score_record,
+)
 
 
 def build_benchmarks(
@@ -196,3 +202,56 @@ def score(
         write_results(run_path, rescored_run)
         write_samples(run_path, all_records)
     return rescored_run
+
+
+def merge(
+    run_dirs: Sequence[str | Path],
+    output_dir: str | Path,
+    *,
+    data_dir: str | Path | None = None,
+) -> RunResult:
+    """Combine the shards of one run (same model, benchmarks and options) into one run."""
+    if len(run_dirs) < 2:
+        raise RunError("merge needs at least two run directories")
+    runs = [read_results(d) for d in run_dirs]
+    first = runs[0]
+    for run_dir, run in zip(run_dirs, runs, strict=True):
+        if run.model.fingerprint != first.model.fingerprint:
+            raise RunError(f"{run_dir}: a different model than {run_dirs[0]}")
+        mine = [(b.benchmark, b.options) for b in run.benchmarks]
+        if mine != [(b.benchmark, b.options) for b in first.benchmarks]:
+            raise RunError(f"{run_dir}: different benchmarks or options than {run_dirs[0]}")
+    records: dict[str, dict[str, SampleRecord]] = {}
+    for run_dir in run_dirs:
+        for record in iter_samples(run_dir):
+            records.setdefault(record.benchmark, {})[record.sample_id] = record
+    store = DataStore(data_dir)
+    merged_results: list[BenchmarkResult] = []
+    merged_records: list[SampleRecord] = []
+    for index, previous in enumerate(first.benchmarks):
+        bench = BENCHMARKS.load(previous.benchmark).from_dict(previous.options, store, first.seed)
+        order = {s.id: i for i, s in enumerate(bench.load_samples())}
+        bench_records = sorted(
+            records.get(previous.benchmark, {}).values(),
+            key=lambda r: order.get(r.sample_id, len(order)),
+        )
+        parts = [run.benchmarks[index] for run in runs]
+        combined = previous.model_copy(
+            update={
+                "n_samples": len(bench_records),
+                "samples_hash": hash_sample_hashes([r.sample_hash for r in bench_records]),
+                "requests_sent": sum(p.requests_sent for p in parts),
+                "requests_cached": sum(p.requests_cached for p in parts),
+                "requests_failed": sum(p.requests_failed for p in parts),
+                "wall_time_s": sum(p.wall_time_s for p in parts),
+            }
+        )
+        result, rescored = rescore_benchmark(bench, combined, bench_records, first.seed)
+        merged_results.append(result)
+        merged_records.extend(rescored)
+    merged = first.model_copy(update={"benchmarks": merged_results, "shard": None})
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    write_results(out, merged)
+    write_samples(out, merged_records)
+    return merged

@@ -117,6 +117,15 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_merge(args: argparse.Namespace) -> int:
+    from biasaudit.api import merge
+
+    run = merge(args.run_dirs, args.output, data_dir=args.data_dir)
+    counts = ", ".join(f"{b.benchmark}: {b.n_samples} samples" for b in run.benchmarks)
+    print(f"merged {len(args.run_dirs)} runs into {args.output} ({counts})")
+    return 0
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     from biasaudit.api import build_benchmarks
     from biasaudit.data import DataStore
@@ -208,6 +217,13 @@ def build_parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", parents=[data_parent], help="re-score a run without a model")
     score.add_argument("run_dir")
     score.set_defaults(func=cmd_score)
+
+    merge = sub.add_parser(
+        "merge", parents=[data_parent], help="combine the --shard outputs of one run"
+    )
+    merge.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    merge.add_argument("--output", "-o", required=True)
+    merge.set_defaults(func=cmd_merge)
 
     validate = sub.add_parser(
         "validate", parents=[data_parent], help="check data, checksums and prompt rendering"

@@ -71,8 +71,9 @@ def select_samples(samples: list[Sample], config: RunConfig) -> list[Sample]:
     return chosen
 
 
-def _samples_hash(samples: Sequence[Sample]) -> str:
-    joined = "\n".join(sorted(s.hash for s in samples))
+def hash_sample_hashes(sample_hashes: Sequence[str]) -> str:
+    """sha256 over the sorted per-sample hashes: equal values mean the same samples."""
+    joined = "\n".join(sorted(sample_hashes))
     return hashlib.sha256(joined.encode()).hexdigest()
 
 
@@ -169,7 +170,7 @@ def run_benchmark(
         prompt_template_ids=benchmark.prompt_template_ids(),
         n_samples=len(records),
         n_excluded=sum(1 for r in records if r.excluded),
-        samples_hash=_samples_hash(samples),
+        samples_hash=hash_sample_hashes([s.hash for s in samples]),
         metrics=aggregate.metrics,
         tables=aggregate.tables,
         requests_sent=resolver.counters.sent,

@@ -206,3 +206,23 @@ def test_existing_run_dir_needs_resume_or_overwrite(
     assert resumed.benchmarks[0].requests_sent == 0
     api.evaluate(registered, f"replay:{replay}", overwrite=True, limit=2, **kwargs)  # type: ignore[arg-type]
     assert read_results(out).limit == 2
+
+
+def test_shards_merge_into_the_unsharded_run(
+    tmp_path: Path, registered: str, data_dir: Path
+) -> None:
+    replay = f"replay:{_replay_file(tmp_path, ANSWERS)}"
+    full = api.evaluate(registered, replay, output_dir=tmp_path / "full", progress=False)
+    shard_dirs = []
+    for index in range(2):
+        shard_dir = tmp_path / f"shard{index}"
+        api.evaluate(registered, replay, output_dir=shard_dir, shard=(index, 2), progress=False)
+        shard_dirs.append(shard_dir)
+    merged = api.merge(shard_dirs, tmp_path / "merged", data_dir=data_dir)
+    assert merged.benchmarks[0].metrics == full.benchmarks[0].metrics
+    assert merged.benchmarks[0].samples_hash == full.benchmarks[0].samples_hash
+    assert [r.sample_id for r in iter_samples(tmp_path / "merged")] == [
+        f"s{i}" for i in range(N_SAMPLES)
+    ]
+    with pytest.raises(RunError, match="at least two"):
+        api.merge(shard_dirs[:1], tmp_path / "x")
