@@ -158,10 +158,9 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from biasaudit.results.schema import RunResult, SampleRecord
+    from biasaudit.results.schema import json_schemas
 
-    schema = {"results": RunResult.model_json_schema(), "sample": SampleRecord.model_json_schema()}
-    print(json.dumps(schema, indent=2))
+    print(json.dumps(json_schemas(), indent=2, sort_keys=True))
     return 0
 
 

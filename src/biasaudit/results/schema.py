@@ -181,3 +181,11 @@ class SampleRecord(_Model):
     scores: dict[str, Any] = Field(default_factory=dict)
     excluded: bool = False
     exclusion_reason: str | None = None
+
+
+def json_schemas() -> dict[str, Any]:
+    """JSON Schemas of results.json and of one samples.jsonl line."""
+    return {
+        "results.json": RunResult.model_json_schema(),
+        "samples.jsonl": SampleRecord.model_json_schema(),
+    }
