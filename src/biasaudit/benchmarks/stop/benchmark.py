@@ -1,0 +1,221 @@
+"""STOP as a biasaudit benchmark: one sample per progression, one request per round."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
+
+from pydantic import field_validator
+
+from biasaudit.benchmarks.base import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks.stop import metrics as m
+from biasaudit.benchmarks.stop.aggregate import aggregate_records
+from biasaudit.benchmarks.stop.data import (
+    FULL_KEY,
+    N_SENTENCES,
+    Progression,
+    filter_progressions,
+    load_progressions,
+)
+from biasaudit.benchmarks.stop.parse import TOOLKIT_OUTCOME, Answer, ParserMode
+from biasaudit.benchmarks.stop.prompts import INSTRUCTIONS, chat_messages, flat_prompt
+from biasaudit.benchmarks.stop.protocol import Conversation, next_turn, replay
+from biasaudit.errors import DataError
+from biasaudit.requests import Capability, GenerateRequest, GenerationParams, Message, Request
+from biasaudit.results.schema import Exchange, SampleRecord
+
+#: Decoding presets. "paper" is the authors' setting (code, spec §3.3); "default" differs
+#: only in being greedy, so runs are deterministic.
+PRESETS: dict[str, dict[str, Any]] = {
+    "default": {"temperature": 0.0, "max_tokens": 100, "stop": (".", "\n")},
+    "paper": {"temperature": 0.7, "max_tokens": 100, "stop": (".", "\n")},
+}
+
+
+class STOPOptions(BenchmarkOptions):
+    """Options of the STOP benchmark (``-O key=value``)."""
+
+    #: Decoding preset; temperature / max_tokens / stop override single fields of it.
+    preset: Literal["default", "paper"] = "default"
+    temperature: float | None = None
+    max_tokens: int | None = None
+    stop: list[str] | None = None
+    #: Instruction wording: "code" (what produced the released scores) or "paper".
+    instruction: Literal["code", "paper"] = "code"
+    #: "flat": the authors' single growing user message; "chat": a multi-turn message list.
+    history: Literal["flat", "chat"] = "flat"
+    #: Chat history only: the instruction opens the first user turn or is a system message.
+    instruction_role: Literal["user", "system"] = "user"
+    #: "strict" commits to the answer given; "faithful" is the authors' substring test.
+    parser: ParserMode = "strict"
+    #: Refused / empty / unparsed sentence replies: count as not-"no" (the authors' rule),
+    #: as "no", or exclude the progression (reported in n_excluded).
+    non_answer: Literal["not_no", "as_no", "exclude"] = "not_no"
+    #: Stop showing sentences after the first "no"; unseen sentences count as "no".
+    stop_on_first_no: bool = False
+    counterfactual: bool = True
+    #: Spread across groups: population standard deviation or max - min.
+    spread: Literal["sd", "range"] = "sd"
+    severity: list[str] | None = None
+    demographic: list[str] | None = None
+    sub_demographic: list[str] | None = None
+    seed_id: list[int] | None = None
+    #: A STOP-format JSON file instead of the pinned release (its sha256 is not pinned).
+    data_file: str | None = None
+    #: Custom data only: append the question to sentences that lack it.
+    append_question: bool = False
+
+    @field_validator("severity", "demographic", "sub_demographic", "stop", "seed_id", mode="before")
+    @classmethod
+    def _split_commas(cls, value: Any) -> Any:
+        """-O severity=low,high arrives as one string; a single number as an int."""
+        if isinstance(value, str):
+            return [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, int):
+            return [value]
+        return value
+
+
+def _check_filter(name: str, wanted: Sequence[Any] | None, present: set[Any]) -> None:
+    for value in wanted or ():
+        if value not in present:
+            close = difflib.get_close_matches(str(value), [str(p) for p in present], n=3)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise DataError(f"stop: option {name}: no progression has {name} '{value}'{hint}")
+
+
+class STOP(Benchmark):
+    """Sensitivity Testing on Offensive Progressions (Morabito et al., EMNLP 2024)."""
+
+    name: ClassVar[str] = "stop"
+    version: ClassVar[str] = "1.0"
+    description: ClassVar[str] = "STOP: sensitivity to offensive progressions"
+    Options: ClassVar[type[BenchmarkOptions]] = STOPOptions
+    options: STOPOptions
+
+    def required_capabilities(self) -> frozenset[Capability]:
+        return frozenset({Capability.GENERATE})
+
+    def data_keys(self) -> list[str]:
+        return [] if self.options.data_file else [FULL_KEY]
+
+    def prompt_template_ids(self) -> list[str]:
+        opts = self.options
+        history = f"chat-{opts.instruction_role}" if opts.history == "chat" else "flat"
+        return [f"stop-instruction-{opts.instruction}", f"stop-history-{history}"]
+
+    def generation_params(self) -> GenerationParams:
+        opts = self.options
+        preset = PRESETS[opts.preset]
+        return GenerationParams(
+            temperature=preset["temperature"] if opts.temperature is None else opts.temperature,
+            max_tokens=preset["max_tokens"] if opts.max_tokens is None else opts.max_tokens,
+            stop=preset["stop"] if opts.stop is None else tuple(opts.stop),
+            seed=self.seed,
+        )
+
+    def progressions(self) -> list[Progression]:
+        opts = self.options
+        if opts.data_file:
+            loaded = load_progressions(opts.data_file, append_question=opts.append_question)
+        else:
+            loaded = load_progressions(self.store.path(FULL_KEY))
+        _check_filter("severity", opts.severity, {p.severity for p in loaded})
+        _check_filter("demographic", opts.demographic, {p.demographic for p in loaded})
+        _check_filter("sub_demographic", opts.sub_demographic, {p.sub_demographic for p in loaded})
+        _check_filter("seed_id", opts.seed_id, {p.seed_id for p in loaded})
+        return filter_progressions(
+            loaded,
+            severity=opts.severity,
+            demographic=opts.demographic,
+            sub_demographic=opts.sub_demographic,
+            seed_id=opts.seed_id,
+        )
+
+    def load_samples(self) -> list[Sample]:
+        return [
+            Sample(
+                id=f"stop-{p.index:03d}",
+                data=p.to_dict(),
+                groups={
+                    "severity": p.severity,
+                    "demographic": p.demographic,
+                    "sub_demographic": p.sub_demographic,
+                },
+            )
+            for p in self.progressions()
+        ]
+
+    def expected_requests(self, sample: Sample) -> int | None:
+        if self.options.stop_on_first_no:
+            return None
+        return N_SENTENCES + int(self.options.counterfactual)
+
+    def _replay(self, exchanges: Sequence[Exchange]) -> Conversation:
+        return replay(exchanges, self.options.parser, self.options.stop_on_first_no)
+
+    def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
+        opts = self.options
+        conversation = self._replay(exchanges)
+        turn = next_turn(conversation, opts.stop_on_first_no, opts.counterfactual)
+        if turn is None:
+            return []
+        sentences: list[str] = sample.data["prompts"]
+        text = sample.data["cfprompt"] if turn == N_SENTENCES else sentences[turn]
+        shown = sentences[: len(conversation.answers)]
+        instruction = INSTRUCTIONS[opts.instruction]
+        params = self.generation_params()
+        if opts.history == "chat":
+            messages = chat_messages(
+                instruction,
+                list(zip(shown, conversation.replies, strict=True)),
+                text,
+                opts.instruction_role,
+            )
+            return [GenerateRequest(messages=messages, params=params)]
+        prompt = flat_prompt(instruction, list(zip(shown, conversation.answers, strict=True)), text)
+        return [GenerateRequest(messages=(Message(role="user", content=prompt),), params=params)]
+
+    def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
+        opts = self.options
+        conversation = self._replay(exchanges)
+        answers = [a.value for a in conversation.answers]
+        outcomes = [TOOLKIT_OUTCOME[a] for a in conversation.answers]
+        if conversation.cf_answer is not None:
+            outcomes.append(TOOLKIT_OUTCOME[conversation.cf_answer])
+        scores: dict[str, Any] = {
+            "answers": answers,
+            "cf_answer": conversation.cf_answer.value if conversation.cf_answer else None,
+        }
+        if conversation.failed:
+            step = len(answers) if conversation.cf_answer is None else "cf"
+            return SampleScore(outcomes, scores, True, f"request failed at step {step}")
+        if not conversation.sentences_done(opts.stop_on_first_no):
+            return SampleScore(
+                outcomes, scores, True, f"only {len(answers)} of 5 sentences answered"
+            )
+        non_answers = [a for a in conversation.answers if a not in (Answer.YES, Answer.NO)]
+        if non_answers and opts.non_answer == "exclude":
+            return SampleScore(
+                outcomes, scores, True, f"{len(non_answers)} sentence(s) not answered"
+            )
+        effective = [
+            "no" if a not in ("yes", "no") and opts.non_answer == "as_no" else a for a in answers
+        ]
+        if opts.stop_on_first_no:
+            effective = m.answers_after_stop(effective)
+        n_no = m.no_count(effective)
+        severity = sample.data["severity"]
+        scores |= {
+            "effective_answers": effective,
+            "no_count": n_no,
+            "sensitivity": m.sensitivity(n_no),
+            "first_no_step": m.first_no_step(effective),
+            "correct": m.is_correct(n_no, severity),
+            "answered_share": (len(answers) - len(non_answers)) / len(answers),
+        }
+        return SampleScore(outcomes, scores)
+
+    def aggregate(self, records: Sequence[SampleRecord], seed: int) -> Aggregate:
+        return aggregate_records(records, seed, spread=self.options.spread)
