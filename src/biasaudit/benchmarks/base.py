@@ -88,6 +88,12 @@ class Benchmark(ABC):
     def required_capabilities(self) -> frozenset[Capability]:
         """Request kinds this benchmark (with its options) will emit."""
 
+    def bind_backend(self, capabilities: frozenset[Capability]) -> None:
+        """Settle options that depend on the model, e.g. an "auto" estimator choice.
+
+        The runner calls this before the capability check; the default does nothing.
+        """
+
     @abstractmethod
     def data_keys(self) -> list[str]:
         """Pinned data source keys this benchmark reads (see biasaudit.data)."""

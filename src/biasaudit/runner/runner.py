@@ -45,6 +45,7 @@ class _Counters:
 
 def check_capabilities(benchmark: Benchmark, backend: Backend, spec: str) -> None:
     """Refuse a benchmark/backend pair before any work starts, naming what would work."""
+    benchmark.bind_backend(backend.capabilities)
     missing = benchmark.required_capabilities() - backend.capabilities
     if not missing:
         return
