@@ -15,6 +15,11 @@ BENCHMARKS.register(
     "biasaudit.benchmarks.stop.benchmark:STOP",
     "STOP: sensitivity to offensive progressions (Morabito et al., EMNLP 2024)",
 )
+BENCHMARKS.register(
+    "cobias",
+    "biasaudit.benchmarks.cobias.benchmark:COBIAS",
+    "COBIAS: contextual reliability of bias-benchmark statements (Govil et al., WebSci 2025)",
+)
 
 __all__ = [
     "BENCHMARKS",

@@ -1,0 +1,128 @@
+"""Validating COBIAS against people (spec §8): Spearman between scores and mean Likert
+ratings, Krippendorff's alpha among the raters, and statement length vs score."""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from biasaudit.errors import DataError
+
+
+@dataclass(frozen=True)
+class Correlation:
+    rho: float
+    p: float
+    n: int
+
+
+def spearman(x: Sequence[float], y: Sequence[float]) -> Correlation:
+    """Spearman's rho with its two-sided p-value (scipy, as the authors' notebook)."""
+    from scipy.stats import spearmanr
+
+    if len(x) != len(y):
+        raise ValueError("spearman needs two sequences of equal length")
+    if len(x) < 3:
+        return Correlation(math.nan, math.nan, len(x))
+    result = spearmanr(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+    return Correlation(float(result.statistic), float(result.pvalue), len(x))
+
+
+def krippendorff_alpha(ratings: Sequence[Sequence[float | None]], level: str = "interval") -> float:
+    """Krippendorff's alpha of a raters x items matrix; None marks a missing rating.
+
+    The `krippendorff` package at its default (interval) level, as the authors' notebook.
+    """
+    try:
+        import krippendorff
+    except ImportError:
+        raise DataError("Krippendorff's alpha needs the package krippendorff: "
+                        "pip install 'biasaudit[stats]'") from None
+    matrix = np.array(
+        [[np.nan if v is None else float(v) for v in row] for row in ratings], dtype=np.float64
+    )
+    return float(krippendorff.alpha(reliability_data=matrix, level_of_measurement=level))
+
+
+def length_correlation(sentences: Sequence[str], scores: Sequence[float]) -> Correlation:
+    """Spearman between statement length in whitespace words and COBIAS (Fig. 10)."""
+    return spearman([len(s.split()) for s in sentences], scores)
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Likert ratings: item ids, rater names, and one row per item (None = missing)."""
+
+    ids: list[str]
+    raters: list[str]
+    values: list[list[float | None]]
+
+    def means(self) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for sid, row in zip(self.ids, self.values, strict=True):
+            present = [v for v in row if v is not None]
+            if present:
+                out[sid] = float(np.mean(present))
+        return out
+
+    def by_rater(self) -> list[list[float | None]]:
+        """The raters x items matrix Krippendorff's alpha takes."""
+        return [list(col) for col in zip(*self.values, strict=True)]
+
+
+def read_ratings(path: Path, id_column: str = "id") -> Ratings:
+    """A CSV with an id column and one column per rater (the authors' columns are
+    ``Annotator 1..3``; any column whose name starts with "annotator" or "rater" counts)."""
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            columns = reader.fieldnames or []
+            raters = [c for c in columns if c.lower().startswith(("annotator", "rater"))]
+            if id_column not in columns or not raters:
+                raise DataError(
+                    f"{path}: expected an '{id_column}' column and rater columns named "
+                    f"'Annotator N' or 'rater...'"
+                )
+            ids: list[str] = []
+            values: list[list[float | None]] = []
+            for line_no, row in enumerate(reader, start=2):
+                ids.append(row[id_column].strip())
+                parsed: list[float | None] = []
+                for rater in raters:
+                    cell = (row.get(rater) or "").strip()
+                    try:
+                        parsed.append(float(cell) if cell else None)
+                    except ValueError:
+                        raise DataError(
+                            f"{path}: row {line_no}, column '{rater}': rating {cell!r} is not "
+                            f"a number"
+                        ) from None
+                values.append(parsed)
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise DataError(f"{path}: cannot read as CSV ({exc})") from None
+    return Ratings(ids=ids, raters=raters, values=values)
+
+
+def read_scores(path: Path, column: str = "cobias") -> dict[str, float]:
+    """id -> score from a CSV with ``id`` and `column` (the authors' released layout)."""
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            if "id" not in (reader.fieldnames or []) or column not in (reader.fieldnames or []):
+                raise DataError(f"{path}: expected columns 'id' and '{column}'")
+            out: dict[str, float] = {}
+            for line_no, row in enumerate(reader, start=2):
+                try:
+                    out[row["id"].strip()] = float(row[column])
+                except ValueError:
+                    raise DataError(
+                        f"{path}: row {line_no}: {column} {row[column]!r} is not a number"
+                    ) from None
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise DataError(f"{path}: cannot read as CSV ({exc})") from None
+    return out
