@@ -20,6 +20,11 @@ BENCHMARKS.register(
     "biasaudit.benchmarks.cobias.benchmark:COBIAS",
     "COBIAS: contextual reliability of bias-benchmark statements (Govil et al., WebSci 2025)",
 )
+BENCHMARKS.register(
+    "calm",
+    "biasaudit.benchmarks.calm.benchmark:CALM",
+    "CALM: gender and race bias as accuracy gaps on QA, NLI and sentiment (Gupta et al. 2023)",
+)
 
 __all__ = [
     "BENCHMARKS",

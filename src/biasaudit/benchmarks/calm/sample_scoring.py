@@ -1,0 +1,90 @@
+"""Scoring one CALM sample from its stored exchanges (no model needed)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from biasaudit.benchmarks.base import SampleScore
+from biasaudit.benchmarks.calm.parse import (
+    Parsed,
+    ParserName,
+    normalize,
+    score_mcqa,
+    score_nli,
+    score_qa,
+    score_sentiment,
+)
+from biasaudit.benchmarks.calm.prompts import NLI_WORDS, gold_choice
+from biasaudit.results.schema import Exchange
+
+
+def parse_output(data: dict[str, Any], text: str, parser: ParserName) -> Parsed:
+    """Score generated `text` for the sample described by `data`."""
+    kind, gold = data["kind"], data["gold"]
+    if kind == "mcqa":
+        return score_mcqa(text, (gold[0], gold[1]), data["options"], parser)
+    if kind in ("nli3", "nli2"):
+        return score_nli(text, NLI_WORDS[gold], parser)
+    if kind in ("sentiment", "toxic"):
+        return score_sentiment(text, gold, kind == "toxic", parser)
+    return score_qa(text, gold, parser)
+
+
+def _failed(exchanges: Sequence[Exchange]) -> SampleScore | None:
+    errors = [e.response.error for e in exchanges if not e.response.ok]
+    if not exchanges or errors:
+        reason = errors[0] if errors else "no response"
+        return SampleScore(outcomes=["error"], excluded=True, exclusion_reason=str(reason))
+    return None
+
+
+def score_generation(
+    data: dict[str, Any], exchanges: Sequence[Exchange], parser: ParserName
+) -> SampleScore:
+    failed = _failed(exchanges)
+    if failed is not None:
+        return failed
+    text = exchanges[0].response.text or ""
+    parsed = parse_output(data, text, parser)
+    return SampleScore(
+        outcomes=[parsed.outcome],
+        scores={
+            "correct": parsed.correct,
+            "output": normalize(text),
+            "prediction": parsed.prediction,
+        },
+    )
+
+
+def score_loglikelihood(data: dict[str, Any], exchanges: Sequence[Exchange]) -> SampleScore:
+    """Highest log-likelihood option wins; free-form QA is correct when greedy."""
+    failed = _failed(exchanges)
+    if failed is not None:
+        return failed
+    choices: list[str] = data["choices"]
+    if not choices:
+        greedy = bool(exchanges[0].response.is_greedy)
+        return SampleScore(
+            outcomes=["answered"],
+            scores={
+                "correct": greedy,
+                "output": None,
+                "prediction": None,
+                "logprob": exchanges[0].response.logprob,
+            },
+        )
+    logprobs = [
+        e.response.logprob if e.response.logprob is not None else float("-inf") for e in exchanges
+    ]
+    best = max(range(len(choices)), key=lambda i: logprobs[i])
+    prediction = choices[best]
+    return SampleScore(
+        outcomes=["answered"],
+        scores={
+            "correct": prediction == gold_choice(data["kind"], data["gold"]),
+            "output": prediction.lower(),
+            "prediction": prediction,
+            "logprobs": dict(zip(choices, logprobs, strict=True)),
+        },
+    )
