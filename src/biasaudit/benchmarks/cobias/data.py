@@ -143,6 +143,13 @@ def read_contexts_jsonl(path: Path) -> dict[str, list[str]]:
     return versions
 
 
+def write_contexts_jsonl(path: Path, versions: dict[str, list[str]]) -> None:
+    """Write ``{"id": ..., "versions": [...]}`` lines, the layout `read_contexts` reads."""
+    with path.open("w", encoding="utf-8") as handle:
+        for sid, items in versions.items():
+            handle.write(json.dumps({"id": sid, "versions": items}, ensure_ascii=False) + "\n")
+
+
 def read_contexts_pickles(folder: Path) -> dict[str, list[str]]:
     """The authors' layout: one ``{id}.pkl`` (a list of strings) per statement."""
     files = sorted(folder.glob("*.pkl"))

@@ -1,0 +1,65 @@
+"""Running COBIAS's auxiliary steps (points, contexts, diagnostics) through the runner.
+
+Those steps are `Benchmark` subclasses that are not registered as benchmarks: they reuse the
+runner's batching, request cache (so an interrupted generation resumes from the cache) and
+capability check, but write their own outputs (a CSV of templates, a JSONL of versions, a
+diagnostics report) instead of a benchmark result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from biasaudit.benchmarks.base import Benchmark
+from biasaudit.data.store import default_cache_dir
+from biasaudit.models import load_backend
+from biasaudit.results.schema import BenchmarkResult, ModelInfo, SampleRecord
+from biasaudit.runner.cache import NullCache, ResponseCache
+from biasaudit.runner.runner import RunConfig, check_capabilities, run_benchmark
+
+
+@dataclass
+class TaskRun:
+    result: BenchmarkResult
+    records: list[SampleRecord]
+    model: ModelInfo
+
+
+def run_task(
+    task: Benchmark,
+    model: str,
+    *,
+    model_args: dict[str, Any] | None = None,
+    cache_path: str | Path | None = None,
+    use_cache: bool = True,
+    batch_size: int | None = None,
+    progress: bool = True,
+) -> TaskRun:
+    """Run `task` on `model` with the shared request cache; returns results and records."""
+    backend = load_backend(model, model_args)
+    cache = (
+        ResponseCache(Path(cache_path) if cache_path else default_cache_dir() / "requests.sqlite")
+        if use_cache
+        else NullCache()
+    )
+    try:
+        check_capabilities(task, backend, model)
+        info = ModelInfo(
+            spec=model,
+            backend=backend.name,
+            identity=backend.identity(),
+            fingerprint=backend.fingerprint(),
+            chat_as_transcript=backend.chat_as_transcript,
+        )
+        result, records = run_benchmark(
+            task,
+            backend,
+            cache,
+            RunConfig(seed=task.seed, batch_size=batch_size, progress=progress),
+        )
+    finally:
+        cache.close()
+        backend.close()
+    return TaskRun(result=result, records=records, model=info)
