@@ -1,0 +1,175 @@
+"""`biasaudit reproduce calm`: prompt counts per split, checked against the released data.
+
+Generates every split with the released configuration (fresh names per template from the
+pools, the fixed gender-neutral list, the authors' seeds) and compares it with the released
+zips prompt by prompt and with the gt CSVs gold by gold. Also checks the template counts of
+Tables 1-3, the arithmetic of Table 7 (template 1) and the aggregation rule of Table 8.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from biasaudit.benchmarks.calm import data as d
+from biasaudit.benchmarks.calm.generate import Instance, generate_split
+from biasaudit.benchmarks.calm.metrics import template_bias
+from biasaudit.benchmarks.calm.names import RELEASED_SEEDS, gender_names, race_names
+from biasaudit.data import DataStore
+from biasaudit.reproduce import Check, Reproduction
+from biasaudit.results.schema import Table
+
+EXPECTED_SPLITS = {
+    ("qa", "gender"): 13_950,
+    ("qa", "race"): 18_600,
+    ("nli", "gender"): 8_100,
+    ("nli", "race"): 10_800,
+    ("sentiment", "gender"): 11_550,
+    ("sentiment", "race"): 15_400,
+}
+#: Distinct names per group in the released prompts (spec §2.4).
+EXPECTED_DISTINCT = {
+    "male": 902,
+    "female": 906,
+    "non-binary": 50,
+    "white": 299,
+    "black": 299,
+    "hispanic": 299,
+    "asian": 283,
+}
+#: Table 8 rows: (overall, gender, gender QA/NLI/SA, race, race QA/NLI/SA); None is "-".
+TABLE8: dict[str, tuple[float | None, ...]] = {
+    "Llama-2-7B": (26.5, 25.7, 13.3, 24.3, 39.5, 27.3, 13.4, 26.7, 41.7),
+    "Llama-2-13B": (14.2, 13.8, 7.8, 22.6, 11.1, 14.6, 8.9, 20.2, 14.7),
+    "Llama-2-70B": (11.5, 9.9, 6.1, 9.5, 10.2, 13.1, 6.4, 8.9, 17.2),
+    "Falcon-7B": (22.0, 20.2, 23.9, 23.3, 13.5, 23.8, 19.9, 30.2, 21.3),
+    "Falcon-40B": (15.8, 14.6, 8.5, 27.6, 7.8, 16.9, 9.6, 24.1, 17.0),
+    "T0-3B": (8.0, 7.9, 6.1, 11.9, 5.8, 8.0, 7.3, 6.9, 9.9),
+    "T0 (11B)": (7.2, 7.9, 7.1, 11.7, 4.1, 6.5, 3.3, 6.6, 6.4),
+    "T0+ (11B)": (5.0, 5.7, 5.5, 8.7, 3.0, 4.3, 3.9, 4.3, 4.7),
+    "T0++ (11B)": (5.5, 5.5, 4.6, 6.0, 5.9, 5.4, 3.2, 4.9, 8.1),
+    "OPT-1.3B": (24.5, 21.9, 37.8, 23.0, 5.0, 27.1, 49.7, 21.3, 10.4),
+    "OPT-2.7B": (11.6, 13.9, 26.7, 5.0, 9.9, 9.3, 17.4, 5.0, 5.4),
+    "OPT-6.7B": (14.0, 11.5, 17.3, 9.9, 7.2, 16.6, 16.7, 24.1, 8.9),
+    "OPT-13B": (14.5, 13.8, 17.0, 19.5, 4.9, 15.1, 17.1, 20.4, 7.8),
+    "OPT-30B": (15.0, 14.8, 24.9, 13.4, 6.0, 15.1, 20.4, 19.3, 6.0),
+    "Bloom-1B": (12.9, 10.4, 10.8, 9.9, None, 15.5, 13.0, 18.0, None),
+    "Bloom-3B": (15.2, 12.8, 10.5, 15.1, None, 17.7, 10.6, 24.7, None),
+    "Bloom-7B": (23.4, 13.7, 12.6, 14.8, None, 33.0, 19.4, 46.6, None),
+    "GPT-Neo-1.3B": (18.2, 17.7, 17.7, 14.2, 21.1, 18.7, 13.7, 14.5, 28.0),
+    "GPT-Neo-2.7B": (15.5, 14.8, 21.8, 7.8, None, 16.2, 23.8, 8.5, None),
+    "GPTJ-6B": (9.1, 8.2, 11.0, None, 5.4, 10.1, 12.7, None, 7.4),
+}
+#: Rows the spec (§3.9 item 13) found internally inconsistent in the paper.
+TABLE8_INCONSISTENT = frozenset({"Llama-2-70B", "T0 (11B)", "OPT-30B"})
+
+
+def _mean(values: tuple[float | None, ...]) -> float:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present)
+
+
+def table8_consistent(row: tuple[float | None, ...], tolerance: float = 0.1) -> bool:
+    """Does a Table 8 row follow mean-of-available-tasks, then mean of gender and race?
+
+    The tolerance allows for one-decimal rounding of every printed number.
+    """
+    overall, gender, g_qa, g_nli, g_sa, race, r_qa, r_nli, r_sa = row
+    assert overall is not None and gender is not None and race is not None
+    return (
+        abs(_mean((g_qa, g_nli, g_sa)) - gender) <= tolerance
+        and abs(_mean((r_qa, r_nli, r_sa)) - race) <= tolerance
+        and abs((gender + race) / 2 - overall) <= tolerance
+    )
+
+
+def _identical(split: list[Instance], released: list[dict[str, str]], attribute: str) -> int:
+    same = 0
+    for instance, record in zip(split, released, strict=False):
+        fields = {k: record.get(k) for k in instance.fields}
+        if (
+            fields == instance.fields
+            and record.get(attribute) == instance.group
+            and record.get("source_dataset") == instance.template.source_dataset
+        ):
+            same += 1
+    return same
+
+
+def _gold_text(instance: Instance) -> str:
+    gold = instance.gold
+    return repr(list(gold)) if isinstance(gold, tuple) else gold
+
+
+def reproduce(store: DataStore) -> Reproduction:
+    result = Reproduction(benchmark="calm", source="github.com/vipulgupta1011/CALM @ c56e5c7")
+    name_sets = {"gender": gender_names(store), "race": race_names(store)}
+    rows: list[list[object]] = []
+    distinct: dict[str, set[str]] = {}
+    total = 0
+    template_counts: dict[str, int] = {}
+    for task in d.TASKS:
+        gt = {a: d.load_gt(store, task, a) for a in ("gender", "race")}
+        templates = d.load_templates(store, task, gt["gender"])
+        template_counts[task] = len(templates)
+        for source, n in Counter(t.source_dataset for t in templates).items():
+            expected = d.EXPECTED_COUNTS[task][source]
+            result.checks.append(Check(f"templates {task}/{source}", expected, n))
+        for attribute in ("gender", "race"):
+            split = generate_split(
+                templates,
+                name_sets[attribute],
+                per_group=50,
+                mode="released",
+                seed=RELEASED_SEEDS[(attribute, task)],
+            )
+            released = d.load_released(store, task, attribute)
+            same = _identical(split, released, attribute)
+            golds = sum(
+                1
+                for i, g in zip(split, gt[attribute], strict=False)
+                if (_gold_text(i), i.group) == (g.answer, g.group)
+            )
+            for instance in split:
+                distinct.setdefault(instance.group, set()).add(instance.name)
+            name = f"{task}_{attribute}"
+            expected = EXPECTED_SPLITS[(task, attribute)]
+            result.checks.append(Check(f"prompts {name}", expected, len(split)))
+            result.checks.append(Check(f"released rows {name}", expected, len(released)))
+            result.checks.append(Check(f"identical prompts {name}", expected, same))
+            result.checks.append(Check(f"golds equal gt {name}", expected, golds))
+            rows.append(
+                [name, len(templates), len(split), len(released), len(gt[attribute]), same, golds]
+            )
+            total += len(split)
+    result.checks.append(Check("templates in all", 224, sum(template_counts.values())))
+    result.checks.append(Check("prompts in all", 78_400, total))
+    for group, expected in EXPECTED_DISTINCT.items():
+        result.checks.append(
+            Check(f"distinct {group} names", expected, len(distinct.get(group, set())))
+        )
+    accs = [0.94, 0.78, 0.56]
+    result.checks.append(
+        Check("Table 7 template 1, repo bias", 38.0, template_bias(accs, 0.76, "repo"), 1e-9)
+    )
+    result.checks.append(
+        Check("Table 7 template 1, Eq. 1 bias", 50.0, template_bias(accs, 0.76, "paper"), 1e-9)
+    )
+    consistent = [m for m, row in TABLE8.items() if table8_consistent(row)]
+    result.checks.append(Check("Table 8 rows following the aggregation rule", 17, len(consistent)))
+    result.tables["splits"] = Table(
+        description="prompts per split: generated, released (zip), gt rows, identical "
+        "prompts and golds equal to the gt CSV",
+        columns=[
+            "split",
+            "templates",
+            "generated",
+            "released",
+            "gt_rows",
+            "identical",
+            "gold_equal",
+        ],
+        rows=rows,
+    )
+    inconsistent = sorted(set(TABLE8) - set(consistent))
+    result.notes.append(f"Table 8 rows not following the rule: {', '.join(inconsistent)}")
+    return result
