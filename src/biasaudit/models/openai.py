@@ -1,0 +1,358 @@
+"""Any OpenAI-compatible server (vLLM, llama.cpp server, Ollama): ``openai:MODEL@BASE_URL``.
+
+Chat requests go to ``/chat/completions`` (or, with ``mode=completions``, are rendered as a
+plain transcript for base models and sent to ``/completions``); prompt requests go to
+``/completions``. Log-likelihoods need prompt log-probs from ``/completions`` with
+``echo=true``, which many servers do not return or return wrongly, so the capability is
+offered only when a probe at start-up shows that they are right (see `openai_logprobs`).
+
+Several base URLs (``MODEL@URL1,URL2``) serve one run together; each must serve the same model.
+The API key is read from an environment variable (``api_key_env``, default OPENAI_API_KEY)
+and is never stored where it could be printed, cached or written to results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field
+
+from biasaudit.errors import BackendError
+from biasaudit.models.base import Backend
+from biasaudit.models.openai_http import CallResult, RetryPolicy, Transport, make_redactor
+from biasaudit.models.openai_logprobs import EchoedTokens, judge_probe, score_continuation
+from biasaudit.models.transcript import TRANSCRIPT_STOPS, render_transcript
+from biasaudit.options import parse_options
+from biasaudit.requests import (
+    Capability,
+    GenerateRequest,
+    GenerationParams,
+    LoglikelihoodRequest,
+    Response,
+)
+
+CHAT_PATH = "/chat/completions"
+COMPLETIONS_PATH = "/completions"
+#: The probe: the greedy token after this text is generated, then echoed and compared.
+PROBE_TEXT = "The capital of France is"
+_SPEC = re.compile(r"^(?P<model>.+?)@(?P<urls>https?://.+)$")
+
+
+class OpenAIArgs(BaseModel):
+    """Model arguments of the openai backend (``--model-arg key=value``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Requests in flight per base URL.
+    concurrency: int = Field(8, ge=1, le=512)
+    #: Seconds to wait for one answer before the attempt counts as failed.
+    timeout: float = Field(120.0, gt=0)
+    #: Retries of a failed request (so at most max_retries + 1 attempts).
+    max_retries: int = Field(5, ge=0, le=20)
+    #: Environment variable holding the API key (unset: no Authorization header).
+    api_key_env: str = "OPENAI_API_KEY"
+    #: How chat requests are served: the server's chat template, or a plain transcript
+    #: sent to /completions (base models without a chat template).
+    mode: Literal["chat", "completions"] = "chat"
+    #: Requests per runner batch; default 4 x concurrency x number of base URLs.
+    batch_size: int | None = Field(None, ge=1)
+    #: Extra JSON fields merged into every request body (e.g. {"top_k": 1}).
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+
+
+def parse_target(target: str) -> tuple[str, list[str]]:
+    """``MODEL@URL1,URL2`` -> (model, [url1, url2]) with trailing slashes removed."""
+    match = _SPEC.match(target.strip())
+    if match is None:
+        raise BackendError(
+            f"openai backend needs MODEL@BASE_URL (e.g. openai:llama3@http://127.0.0.1:8000/v1), "
+            f"got '{target}'"
+        )
+    urls = [u.strip().rstrip("/") for u in match["urls"].split(",")]
+    for url in urls:
+        try:
+            parsed = httpx.URL(url)
+        except httpx.InvalidURL:
+            raise BackendError(f"openai backend: '{url}' is not a valid URL") from None
+        if parsed.scheme not in ("http", "https") or not parsed.host:
+            raise BackendError(f"openai backend: '{url}' is not an http(s) URL")
+        if parsed.userinfo:
+            raise BackendError(
+                "openai backend: put credentials in an environment variable (api_key_env), "
+                "not in the base URL"
+            )
+    if len(set(urls)) != len(urls):
+        raise BackendError(f"openai backend: a base URL is listed twice in '{match['urls']}'")
+    return match["model"], urls
+
+
+def parse_args(args: dict[str, Any]) -> OpenAIArgs:
+    if "api_key" in args:
+        raise BackendError(
+            "openai backend: pass the API key through an environment variable "
+            "(--model-arg api_key_env=NAME), never as an argument: arguments are recorded"
+        )
+    return parse_options(OpenAIArgs, args, "the openai backend")
+
+
+@dataclass(frozen=True)
+class ServerInfo:
+    """What the start-up probe learnt about one base URL."""
+
+    url: str
+    #: Model ids listed by GET /models (None when the server has no such endpoint).
+    listed_models: list[str] | None
+    #: The model id the server reported when answering the probe.
+    served_model: str
+    #: None when prompt log-probs passed the probe, else why not.
+    loglikelihood_problem: str | None
+
+
+def _choice(result: CallResult) -> dict[str, Any]:
+    """The first choice of a successful call; ValueError when the answer is malformed."""
+    choices = (result.data or {}).get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ValueError("the answer has no choices")
+    return choices[0]
+
+
+def _sampling(params: GenerationParams) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "temperature": params.temperature,
+        "max_tokens": params.max_tokens,
+        "top_p": params.top_p,
+        "seed": params.seed,
+    }
+    if params.stop:
+        body["stop"] = list(params.stop)
+    return body
+
+
+def _echo_body(prompt: str) -> dict[str, Any]:
+    return {"prompt": prompt, "max_tokens": 1, "temperature": 0.0, "logprobs": 1, "echo": True}
+
+
+def _probe_loglikelihood(transport: Transport, url: str, base: dict[str, Any]) -> str | None:
+    """Generate one greedy token after PROBE_TEXT, echo text + token, compare log-probs."""
+    generated = transport.post(
+        url,
+        COMPLETIONS_PATH,
+        {**base, "prompt": PROBE_TEXT, "max_tokens": 1, "temperature": 0.0, "logprobs": 1},
+    )
+    if generated.error is not None:
+        return f"/completions failed: {generated.error}"
+    try:
+        first = EchoedTokens.from_choice(_choice(generated))
+    except ValueError as exc:
+        return f"/completions: {exc}"
+    if not first.tokens or first.logprobs[0] is None:
+        return "/completions returns no log-prob for the generated token"
+    token, logprob = first.tokens[0], float(first.logprobs[0])
+    prompt = PROBE_TEXT + token
+    echoed = transport.post(url, COMPLETIONS_PATH, {**base, **_echo_body(prompt)})
+    if echoed.error is not None:
+        return f"/completions with echo failed: {echoed.error}"
+    try:
+        echo = EchoedTokens.from_choice(_choice(echoed))
+    except ValueError as exc:
+        return f"/completions with echo: {exc}"
+    return judge_probe(token, logprob, echo, prompt, len(PROBE_TEXT))
+
+
+def probe_server(
+    transport: Transport, url: str, model: str, mode: str, extra_body: dict[str, Any]
+) -> ServerInfo:
+    """List the models, check that generation answers, and probe prompt log-probs."""
+    try:
+        status, listing = transport.get(url, "/models")
+    except httpx.HTTPError as exc:
+        raise BackendError(
+            f"cannot reach the OpenAI-compatible server at {url} ({type(exc).__name__})"
+        ) from None
+    if status in (401, 403):
+        raise BackendError(
+            f"the server at {url} refused the API key (HTTP {status}); set the variable "
+            f"named by api_key_env"
+        )
+    listed = None
+    if status == 200 and isinstance(listing, dict) and isinstance(listing.get("data"), list):
+        listed = [str(m.get("id")) for m in listing["data"] if isinstance(m, dict)]
+    elif status != 404:
+        raise BackendError(f"the server at {url} answered GET /models with HTTP {status}")
+    base = {"model": model, **extra_body}
+    body: dict[str, Any] = {"messages": [{"role": "user", "content": "Hi"}]}
+    path = CHAT_PATH
+    if mode == "completions":
+        path, body = COMPLETIONS_PATH, {"prompt": PROBE_TEXT}
+    answered = transport.post(url, path, {**base, **body, "max_tokens": 1, "temperature": 0.0})
+    if answered.error is not None:
+        hint = " (for a base model without a chat template use mode=completions)"
+        raise BackendError(
+            f"the server at {url} does not generate: {answered.error}"
+            + (hint if mode == "chat" else "")
+        )
+    problem = _probe_loglikelihood(transport, url, base)
+    return ServerInfo(url, listed, _served_model(model, listed, answered), problem)
+
+
+def _served_model(model: str, listed: list[str] | None, answered: CallResult) -> str:
+    """The id of the model behind `model`: as listed by /models when that is unambiguous
+    (llama.cpp-style servers list their one model under its file path and accept any name),
+    else the id the server reported in its answer."""
+    if listed and model in listed:
+        return model
+    if listed and len(listed) == 1:
+        return listed[0]
+    return str((answered.data or {}).get("model") or model)
+
+
+class OpenAIBackend(Backend):
+    """Generation (and, when the probe passes, log-likelihood) over OpenAI-compatible HTTP."""
+
+    name: ClassVar[str] = "openai"
+    possible_capabilities = frozenset({Capability.GENERATE, Capability.LOGLIKELIHOOD})
+
+    def __init__(
+        self, model: str, settings: OpenAIArgs, servers: Sequence[ServerInfo], transport: Transport
+    ) -> None:
+        served = {s.served_model for s in servers}
+        if len(served) > 1:
+            pairs = ", ".join(f"{s.url} serves '{s.served_model}'" for s in servers)
+            raise BackendError(f"the base URLs serve different models: {pairs}")
+        self.model = model
+        self.settings = settings
+        self.servers = list(servers)
+        self.transport = transport
+        self.chat_as_transcript = settings.mode == "completions"
+        capabilities = {Capability.GENERATE}
+        if all(s.loglikelihood_problem is None for s in servers):
+            capabilities.add(Capability.LOGLIKELIHOOD)
+        self.capabilities = frozenset(capabilities)
+
+    @classmethod
+    def from_spec(cls, target: str, args: dict[str, Any]) -> Backend:
+        model, urls = parse_target(target)
+        settings = parse_args(args)
+        key = os.environ.get(settings.api_key_env) or None
+        transport = Transport(
+            urls,
+            headers={"Authorization": f"Bearer {key}"} if key else {},
+            timeout=settings.timeout,
+            concurrency=settings.concurrency,
+            policy=RetryPolicy(max_retries=settings.max_retries),
+            redact=make_redactor(key),
+        )
+        try:
+            servers = [
+                probe_server(transport, url, model, settings.mode, settings.extra_body)
+                for url in urls
+            ]
+            return cls(model, settings, servers, transport)
+        except BaseException:
+            transport.close()
+            raise
+
+    def __repr__(self) -> str:
+        urls = ",".join(s.url for s in self.servers)
+        return (
+            f"OpenAIBackend(model={self.model!r}, base_urls={urls!r}, mode={self.settings.mode!r})"
+        )
+
+    # -- identity -----------------------------------------------------------------------
+
+    def identity(self) -> dict[str, Any]:
+        problems = sorted(
+            {s.loglikelihood_problem for s in self.servers if s.loglikelihood_problem}
+        )
+        return {
+            "backend": self.name,
+            "model": self.model,
+            "base_urls": [s.url for s in self.servers],
+            "served_model": self.servers[0].served_model,
+            "listed_models": self.servers[0].listed_models,
+            "mode": self.settings.mode,
+            "extra_body": self.settings.extra_body,
+            "loglikelihood": "supported" if not problems else "; ".join(problems),
+        }
+
+    def fingerprint(self) -> str:
+        ident = self.identity()
+        keep = ("base_urls", "served_model", "model", "mode", "extra_body")
+        return "openai|" + json.dumps({k: ident[k] for k in keep}, sort_keys=True)
+
+    def default_batch_size(self) -> int:
+        return self.settings.batch_size or 4 * self.settings.concurrency * len(self.servers)
+
+    def close(self) -> None:
+        self.transport.close()
+
+    # -- generation ---------------------------------------------------------------------
+
+    def _generate_call(self, request: GenerateRequest) -> tuple[str, dict[str, Any]]:
+        body = {"model": self.model, **self.settings.extra_body, **_sampling(request.params)}
+        if request.prompt is not None:
+            return COMPLETIONS_PATH, {**body, "prompt": request.prompt}
+        messages = request.messages or ()
+        if self.chat_as_transcript:
+            body["stop"] = [*request.params.stop, *TRANSCRIPT_STOPS]
+            return COMPLETIONS_PATH, {**body, "prompt": render_transcript(messages)}
+        return CHAT_PATH, {**body, "messages": [m.model_dump() for m in messages]}
+
+    def generate(self, requests: Sequence[GenerateRequest]) -> list[Response]:
+        calls = [self._generate_call(r) for r in requests]
+        results = self.transport.post_many(calls)
+        return [
+            _generation_response(result, path == CHAT_PATH)
+            for (path, _), result in zip(calls, results, strict=True)
+        ]
+
+    # -- log-likelihood -----------------------------------------------------------------
+
+    def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[Response]:
+        base = {"model": self.model, **self.settings.extra_body}
+        calls = [
+            (COMPLETIONS_PATH, {**base, **_echo_body(r.context + r.continuation)}) for r in requests
+        ]
+        results = self.transport.post_many(calls)
+        return [_loglikelihood_response(r, res) for r, res in zip(requests, results, strict=True)]
+
+
+def _generation_response(result: CallResult, chat: bool) -> Response:
+    if result.error is not None:
+        return Response(kind=Capability.GENERATE, error=result.error)
+    try:
+        choice = _choice(result)
+        text = choice["message"]["content"] if chat else choice["text"]
+        if text is not None and not isinstance(text, str):
+            raise ValueError("the answer's text is not a string")
+    except (KeyError, TypeError, ValueError) as exc:
+        return Response(kind=Capability.GENERATE, error=f"{result.url}: malformed answer: {exc}")
+    return Response(
+        kind=Capability.GENERATE, text=text or "", finish_reason=choice.get("finish_reason")
+    )
+
+
+def _loglikelihood_response(request: LoglikelihoodRequest, result: CallResult) -> Response:
+    if result.error is not None:
+        return Response(kind=Capability.LOGLIKELIHOOD, error=result.error)
+    if not request.continuation:
+        return Response(kind=Capability.LOGLIKELIHOOD, error="empty continuation")
+    prompt = request.context + request.continuation
+    try:
+        echo = EchoedTokens.from_choice(_choice(result))
+        score = score_continuation(echo, len(prompt), len(request.context.rstrip(" ")))
+    except ValueError as exc:
+        return Response(kind=Capability.LOGLIKELIHOOD, error=f"{result.url}: {exc}")
+    return Response(
+        kind=Capability.LOGLIKELIHOOD,
+        logprob=score.logprob,
+        is_greedy=score.is_greedy,
+        n_tokens=len(score.token_logprobs),
+        token_logprobs=score.token_logprobs,
+    )
