@@ -101,6 +101,19 @@ def parse_args(args: dict[str, Any]) -> OpenAIArgs:
     return parse_options(OpenAIArgs, args, "the openai backend")
 
 
+def make_transport(urls: Sequence[str], settings: OpenAIArgs) -> Transport:
+    """The HTTP transport, with the API key (if its variable is set) as a bearer token."""
+    key = os.environ.get(settings.api_key_env) or None
+    return Transport(
+        urls,
+        headers={"Authorization": f"Bearer {key}"} if key else {},
+        timeout=settings.timeout,
+        concurrency=settings.concurrency,
+        policy=RetryPolicy(max_retries=settings.max_retries),
+        redact=make_redactor(key),
+    )
+
+
 @dataclass(frozen=True)
 class ServerInfo:
     """What the start-up probe learnt about one base URL."""
@@ -239,15 +252,7 @@ class OpenAIBackend(Backend):
     def from_spec(cls, target: str, args: dict[str, Any]) -> Backend:
         model, urls = parse_target(target)
         settings = parse_args(args)
-        key = os.environ.get(settings.api_key_env) or None
-        transport = Transport(
-            urls,
-            headers={"Authorization": f"Bearer {key}"} if key else {},
-            timeout=settings.timeout,
-            concurrency=settings.concurrency,
-            policy=RetryPolicy(max_retries=settings.max_retries),
-            redact=make_redactor(key),
-        )
+        transport = make_transport(urls, settings)
         try:
             servers = [
                 probe_server(transport, url, model, settings.mode, settings.extra_body)
