@@ -17,7 +17,11 @@ from biasaudit._version import __version__
 from biasaudit.errors import BiasauditError
 
 #: Modules that add their own subcommands through ``register(subparsers)``.
-COMMAND_MODULES: list[str] = ["biasaudit.benchmarks.stop.cli", "biasaudit.benchmarks.cobias.cli"]
+COMMAND_MODULES: list[str] = [
+    "biasaudit.benchmarks.stop.cli",
+    "biasaudit.benchmarks.cobias.cli",
+    "biasaudit.report.cli",
+]
 
 
 def _parse_options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[str, Any]]:

@@ -123,8 +123,28 @@ class RunResult(_Model):
         raise KeyError(f"no benchmark '{name}' in this run")
 
     def to_dataframe(self) -> Any:
-        """One row per (benchmark, metric, group); group is '' for the overall value."""
+        """One row per (benchmark, metric, group); group is '' for the overall value.
+
+        Columns: model, benchmark, metric, group_by, group, value, n, ci_low, ci_high, then
+        ci_level, ci_method, higher_is_better, n_excluded (None on group rows) and one
+        ``rate_<outcome>`` column per parse outcome seen anywhere in the run (share of answers;
+        0 when the row has outcome rates but not that one, None when it has none).
+        """
         import pandas as pd
+
+        labels = sorted(
+            {k for b in self.benchmarks for m in b.metrics for k in m.outcome_rates}
+            | {
+                k
+                for b in self.benchmarks
+                for m in b.metrics
+                for g in m.by_group
+                for k in g.outcome_rates
+            }
+        )
+
+        def rates(shares: dict[str, float]) -> dict[str, float | None]:
+            return {f"rate_{k}": shares.get(k, 0.0) if shares else None for k in labels}
 
         rows: list[dict[str, Any]] = []
         for bench in self.benchmarks:
@@ -133,6 +153,11 @@ class RunResult(_Model):
                     "model": self.model.spec,
                     "benchmark": bench.benchmark,
                     "metric": metric.name,
+                }
+                extra = {
+                    "ci_level": metric.ci_level,
+                    "ci_method": metric.ci_method,
+                    "higher_is_better": metric.higher_is_better,
                 }
                 rows.append(
                     base
@@ -144,6 +169,9 @@ class RunResult(_Model):
                         "ci_low": metric.ci_low,
                         "ci_high": metric.ci_high,
                     }
+                    | extra
+                    | {"n_excluded": metric.n_excluded}
+                    | rates(metric.outcome_rates)
                 )
                 for group in metric.by_group:
                     rows.append(
@@ -156,8 +184,29 @@ class RunResult(_Model):
                             "ci_low": group.ci_low,
                             "ci_high": group.ci_high,
                         }
+                        | extra
+                        | {"n_excluded": None}
+                        | rates(group.outcome_rates)
                     )
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows, columns=[*DATAFRAME_COLUMNS, *(f"rate_{k}" for k in labels)])
+
+
+#: Fixed leading columns of `RunResult.to_dataframe()`.
+DATAFRAME_COLUMNS = (
+    "model",
+    "benchmark",
+    "metric",
+    "group_by",
+    "group",
+    "value",
+    "n",
+    "ci_low",
+    "ci_high",
+    "ci_level",
+    "ci_method",
+    "higher_is_better",
+    "n_excluded",
+)
 
 
 class Exchange(_Model):

@@ -1,0 +1,250 @@
+"""Differences between runs on the same benchmarks, with confidence intervals.
+
+Every run is compared with the first (the baseline): difference = other - baseline, overall
+and per group. Two interval methods, and each difference says which one it used:
+
+* ``paired bootstrap``: when both runs saw exactly the same samples (equal `samples_hash`) and
+  the metric is a mean of per-sample values that `biasaudit.report.values.identify` recovers
+  in both runs (reproducing the stored value, by-group values and CI exactly), samples are paired
+  by `sample_hash` and resampled together, by the same clusters as the metric's own CI. The
+  statistic is the difference of the two runs' means over the resampled pairs, so samples one
+  run excluded are handled as in that run's own metric.
+* ``conservative``: otherwise (different samples, or a metric that is not a per-sample mean,
+  such as a range or a spread), the interval is [low_o - high_b, high_o - low_b] from the two
+  stored CIs. If both CIs hold at level 1 - a, this interval holds with probability at least
+  1 - 2a whatever the dependence between the runs (Bonferroni), and for independent runs it is
+  wider than needed (about 99% coverage for two 95% CIs of equal width).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from biasaudit.metrics import bootstrap_ci
+from biasaudit.report.runs import LoadedRun
+from biasaudit.report.values import SampleValues, ci_resamples, identify
+from biasaudit.results.schema import BenchmarkResult, MetricValue
+
+PAIRED = "paired bootstrap"
+#: value, ci_low, ci_high, n
+_Stat = tuple[float | None, float | None, float | None, int]
+CONSERVATIVE = "conservative"
+
+
+@dataclass(frozen=True)
+class Difference:
+    benchmark: str
+    metric: str
+    #: "" for the overall value.
+    group: str
+    baseline: str
+    other: str
+    baseline_value: float | None
+    baseline_ci_low: float | None
+    baseline_ci_high: float | None
+    baseline_n: int
+    other_value: float | None
+    other_ci_low: float | None
+    other_ci_high: float | None
+    other_n: int
+    difference: float | None
+    ci_low: float | None
+    ci_high: float | None
+    #: "paired bootstrap (1000, cluster=data.seed_id)", "conservative", or "" without a CI.
+    method: str
+    higher_is_better: bool | None
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self) | {"reading": self.reading()}
+
+    def reading(self) -> str:
+        """Plain-words verdict: does the CI of the difference exclude zero, and which way?"""
+        if self.ci_low is None or self.ci_high is None:
+            return "no CI"
+        if self.ci_low <= 0.0 <= self.ci_high:
+            return "no clear difference"
+        higher = self.ci_low > 0
+        direction = "higher" if higher else "lower"
+        if self.higher_is_better is None:
+            return direction
+        return f"{direction} ({'better' if higher == self.higher_is_better else 'worse'})"
+
+
+def conservative_interval(
+    baseline: tuple[float | None, float | None], other: tuple[float | None, float | None]
+) -> tuple[float | None, float | None]:
+    """[low_o - high_b, high_o - low_b]; None when either CI is missing."""
+    (b_low, b_high), (o_low, o_high) = baseline, other
+    if None in (b_low, b_high, o_low, o_high):
+        return None, None
+    assert b_low is not None and b_high is not None and o_low is not None and o_high is not None
+    return o_low - b_high, o_high - b_low
+
+
+def paired_interval(
+    baseline: Sequence[float | None],
+    other: Sequence[float | None],
+    clusters: Sequence[str] | None,
+    *,
+    seed: int,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+) -> tuple[float | None, float | None]:
+    """Bootstrap CI of mean(other) - mean(baseline) over paired samples (None = not counted)."""
+    a = np.array([math.nan if v is None else v for v in baseline], dtype=np.float64)
+    b = np.array([math.nan if v is None else v for v in other], dtype=np.float64)
+    if a.size != b.size:
+        raise ValueError("paired values must have the same length")
+
+    def statistic(index: npt.NDArray[np.float64]) -> float:
+        rows = index.astype(np.int64)
+        sa, sb = a[rows], b[rows]
+        if np.all(np.isnan(sa)) or np.all(np.isnan(sb)):
+            return math.nan
+        return float(np.nanmean(sb) - np.nanmean(sa))
+
+    low, high = bootstrap_ci(
+        np.arange(a.size, dtype=np.float64),
+        seed=seed,
+        statistic=statistic,
+        n_resamples=n_resamples,
+        level=level,
+        clusters=clusters,
+    )
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return None, None
+    return low, high
+
+
+class _Identified:
+    """identify() results, computed once per (run, benchmark, metric)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, str, str], SampleValues | None] = {}
+
+    def get(self, run: LoadedRun, bench: str, metric: MetricValue) -> SampleValues | None:
+        key = (id(run), bench, metric.name)
+        if key not in self._cache:
+            self._cache[key] = identify(metric, run.samples(bench), run.result.seed)
+        return self._cache[key]
+
+
+def _paired(
+    sv_b: SampleValues,
+    sv_o: SampleValues,
+    group: str,
+    seed: int,
+    metric: MetricValue,
+) -> tuple[float | None, float | None]:
+    hashes = [
+        h for h in sv_b.values if h in sv_o.values and (not group or sv_b.groups.get(h) == group)
+    ]
+    clusters = [sv_b.clusters[h] for h in hashes] if sv_b.cluster_field else None
+    return paired_interval(
+        [sv_b.values[h] for h in hashes],
+        [sv_o.values[h] for h in hashes],
+        clusters,
+        seed=seed,
+        n_resamples=ci_resamples(metric),
+        level=metric.ci_level,
+    )
+
+
+def _compare_metric(
+    bench: str,
+    base: LoadedRun,
+    other: LoadedRun,
+    m_b: MetricValue,
+    m_o: MetricValue,
+    same_samples: bool,
+    identified: _Identified,
+) -> list[Difference]:
+    sv_b = sv_o = None
+    if same_samples:
+        sv_b = identified.get(base, bench, m_b)
+        sv_o = identified.get(other, bench, m_o) if sv_b else None
+    paired = (
+        sv_b is not None
+        and sv_o is not None
+        and (sv_b.score_key, sv_b.subset) == (sv_o.score_key, sv_o.subset)
+    )
+    rows: list[tuple[str, _Stat, _Stat]] = [
+        (
+            "",
+            (m_b.value, m_b.ci_low, m_b.ci_high, m_b.n),
+            (m_o.value, m_o.ci_low, m_o.ci_high, m_o.n),
+        )
+    ]
+    other_groups = {g.group: g for g in m_o.by_group}
+    if m_b.group_by == m_o.group_by:
+        rows += [
+            (g.group, (g.value, g.ci_low, g.ci_high, g.n), (og.value, og.ci_low, og.ci_high, og.n))
+            for g in m_b.by_group
+            if (og := other_groups.get(g.group)) is not None
+        ]
+    out = []
+    for group, (bv, bl, bh, bn), (ov, ol, oh, on) in rows:
+        diff = ov - bv if ov is not None and bv is not None else None
+        low: float | None
+        high: float | None
+        if diff is None:
+            low, high, method = None, None, ""
+        elif paired:
+            assert sv_b is not None and sv_o is not None
+            low, high = _paired(sv_b, sv_o, group, base.result.seed, m_b)
+            cluster = f", cluster={sv_b.cluster_field}" if sv_b.cluster_field else ""
+            method = f"{PAIRED} ({ci_resamples(m_b)}{cluster})" if low is not None else ""
+        else:
+            low, high = conservative_interval((bl, bh), (ol, oh))
+            method = CONSERVATIVE if low is not None else ""
+        out.append(
+            Difference(
+                benchmark=bench,
+                metric=m_b.name,
+                group=group,
+                baseline=base.label,
+                other=other.label,
+                baseline_value=bv,
+                baseline_ci_low=bl,
+                baseline_ci_high=bh,
+                baseline_n=bn,
+                other_value=ov,
+                other_ci_low=ol,
+                other_ci_high=oh,
+                other_n=on,
+                difference=diff,
+                ci_low=low,
+                ci_high=high,
+                method=method,
+                higher_is_better=m_b.higher_is_better,
+            )
+        )
+    return out
+
+
+def _shared(base: BenchmarkResult, other: BenchmarkResult) -> list[tuple[MetricValue, MetricValue]]:
+    other_metrics = {m.name: m for m in other.metrics}
+    return [(m, other_metrics[m.name]) for m in base.metrics if m.name in other_metrics]
+
+
+def compare_runs(runs: Sequence[LoadedRun]) -> list[Difference]:
+    """Differences of every later run from the first, on the benchmarks they share."""
+    identified = _Identified()
+    out: list[Difference] = []
+    base = runs[0]
+    for other in runs[1:]:
+        for b_bench in base.result.benchmarks:
+            o_bench = other.benchmark(b_bench.benchmark)
+            if o_bench is None:
+                continue
+            same = b_bench.samples_hash == o_bench.samples_hash
+            for m_b, m_o in _shared(b_bench, o_bench):
+                out.extend(
+                    _compare_metric(b_bench.benchmark, base, other, m_b, m_o, same, identified)
+                )
+    return out

@@ -1,0 +1,120 @@
+"""Flat tables of a run for pandas, R or a spreadsheet: CSV or Parquet.
+
+`biasaudit export RUN_DIR` writes:
+
+* ``metrics.<ext>``: one row per (benchmark, metric, group), `RunResult.to_dataframe()`;
+* ``samples.<ext>``: one row per sample: ids, ``group_<key>`` columns, outcomes (joined with
+  ";" and counted per outcome in ``n_<outcome>``), ``score_<key>`` columns (lists and dicts as
+  JSON text), exclusion;
+* ``table_<benchmark>_<name>.<ext>``: every benchmark-specific table from results.json.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+
+from biasaudit.errors import RunError
+from biasaudit.metrics.grouped import OUTCOMES
+from biasaudit.report.runs import LoadedRun, load_run
+from biasaudit.results.schema import SampleRecord
+
+Format = Literal["csv", "parquet"]
+
+
+def _scalar(value: Any) -> Any:
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _sample_row(model: str, record: SampleRecord) -> dict[str, Any]:
+    counts = Counter(record.outcomes)
+    row: dict[str, Any] = {
+        "model": model,
+        "benchmark": record.benchmark,
+        "sample_id": record.sample_id,
+        "sample_hash": record.sample_hash,
+    }
+    row |= {f"group_{k}": v for k, v in record.groups.items()}
+    row["outcomes"] = ";".join(record.outcomes)
+    labels = [o for o in OUTCOMES if o in counts] + sorted(set(counts) - set(OUTCOMES))
+    row |= {f"n_{label}": counts[label] for label in labels}
+    row |= {f"score_{k}": _scalar(v) for k, v in record.scores.items()}
+    row |= {
+        "excluded": record.excluded,
+        "exclusion_reason": record.exclusion_reason,
+        "n_exchanges": len(record.exchanges),
+    }
+    return row
+
+
+def samples_frame(run: LoadedRun) -> pd.DataFrame:
+    rows = [
+        _sample_row(run.result.model.spec, r) for records in run.records.values() for r in records
+    ]
+    frame = pd.DataFrame(rows)
+    counts = [c for c in frame.columns if c.startswith("n_") and c != "n_exchanges"]
+    if counts:
+        frame[counts] = frame[counts].fillna(0).astype("int64")
+    return frame
+
+
+def table_frames(run: LoadedRun) -> dict[str, pd.DataFrame]:
+    """Benchmark tables, keyed by a file-safe name."""
+    frames = {}
+    for bench in run.result.benchmarks:
+        for name, table in bench.tables.items():
+            key = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"table_{bench.benchmark}_{name}")
+            frames[key] = pd.DataFrame(table.rows, columns=table.columns)
+    return frames
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _parquet_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """Object columns mixing types (1, 2, "none") or holding lists become text for Parquet."""
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype != object:
+            continue
+        kinds = {type(v) for v in out[column] if not _missing(v)}
+        if len(kinds) > 1 or kinds & {list, dict, tuple}:
+            out[column] = [
+                None if _missing(v) else v if isinstance(v, str) else str(_scalar(v))
+                for v in out[column]
+            ]
+    return out
+
+
+def write_frame(frame: pd.DataFrame, path: Path, fmt: Format) -> Path:
+    if fmt == "csv":
+        frame.to_csv(path, index=False)
+    else:
+        _parquet_safe(frame).to_parquet(path, index=False)
+    return path
+
+
+def export_run(run_dir: str | Path, fmt: Format, output: str | Path) -> list[Path]:
+    """Write metrics, samples and benchmark tables of `run_dir` into `output`."""
+    if fmt not in ("csv", "parquet"):
+        raise RunError(f"unknown export format '{fmt}' (use csv or parquet)")
+    run = load_run(run_dir)
+    out = Path(output)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    frames = {
+        "metrics": run.result.to_dataframe(),
+        "samples": samples_frame(run),
+        **table_frames(run),
+    }
+    return [write_frame(frame, out / f"{name}.{fmt}", fmt) for name, frame in frames.items()]

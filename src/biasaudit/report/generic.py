@@ -1,0 +1,215 @@
+"""Sections every benchmark gets: headline metrics, outcome rates, per-group charts, provenance.
+
+Each function takes all runs being reported, so one run and several runs side by side share
+the code: with several runs, tables gain a column block per run and charts a series per run.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from biasaudit.metrics.grouped import OUTCOMES
+from biasaudit.report import html, svg
+from biasaudit.report.runs import LoadedRun
+from biasaudit.report.sections import Section
+from biasaudit.results.schema import BenchmarkResult, MetricValue
+
+
+def _present(runs: Sequence[LoadedRun], bench: str) -> list[tuple[LoadedRun, BenchmarkResult]]:
+    return [(run, b) for run in runs if (b := run.benchmark(bench)) is not None]
+
+
+def _metric_names(results: Sequence[BenchmarkResult]) -> list[str]:
+    names: dict[str, None] = {}
+    for result in results:
+        for metric in result.metrics:
+            names.setdefault(metric.name, None)
+    return list(names)
+
+
+def _find(result: BenchmarkResult, name: str) -> MetricValue | None:
+    return next((m for m in result.metrics if m.name == name), None)
+
+
+def _outcome_labels(metrics: Sequence[MetricValue]) -> list[str]:
+    seen = {label for m in metrics for label in m.outcome_rates}
+    seen |= {label for m in metrics for g in m.by_group for label in g.outcome_rates}
+    return [o for o in OUTCOMES if o in seen] + sorted(seen - set(OUTCOMES))
+
+
+def headline_section(runs: Sequence[LoadedRun], bench: str) -> Section:
+    """Every metric with its value, CI and n (one column block per run), and its meaning."""
+    present = _present(runs, bench)
+    columns = ["metric"]
+    for run, _ in present:
+        prefix = f"{run.label}: " if len(present) > 1 else ""
+        columns += [f"{prefix}value", f"{prefix}95% CI", f"{prefix}n", f"{prefix}excluded"]
+    columns += ["better", "description"]
+    rows = []
+    for name in _metric_names([b for _, b in present]):
+        row: list[object] = [name]
+        described: MetricValue | None = None
+        for _, result in present:
+            metric = _find(result, name)
+            described = described or metric
+            if metric is None:
+                row += [None, None, None, None]
+            else:
+                row += [
+                    metric.value,
+                    html.ci_text(metric.ci_low, metric.ci_high),
+                    metric.n,
+                    metric.n_excluded,
+                ]
+        assert described is not None
+        better = {True: "higher", False: "lower", None: "–"}[described.higher_is_better]
+        row += [better, described.description]
+        rows.append(row)
+    methods = sorted({m.ci_method for _, b in present for m in b.metrics if m.ci_method})
+    body = html.table(columns, rows, caption=f"{bench}: headline metrics")
+    if methods:
+        body += html.note("CI methods: " + "; ".join(methods) + ". Level: 95% unless stated.")
+    return Section(f"{bench}: headline metrics", body)
+
+
+def outcome_section(runs: Sequence[LoadedRun], bench: str) -> Section:
+    """Shares of each parse outcome, overall per metric and per group of the first metric."""
+    present = _present(runs, bench)
+    metrics = [m for _, b in present for m in b.metrics]
+    labels = _outcome_labels(metrics)
+    if not labels:
+        return Section(
+            f"{bench}: outcomes", html.note("No parse outcomes recorded for this benchmark.")
+        )
+    rows = []
+    for run, result in present:
+        for metric in result.metrics:
+            if metric.outcome_rates:
+                rows.append(
+                    [run.label, metric.name, *(metric.outcome_rates.get(o, 0.0) for o in labels)]
+                )
+    body = html.table(["run", "metric", *labels], rows, caption="outcome rates (share of answers)")
+    first = next((m for m in present[0][1].metrics if m.by_group and m.outcome_rates), None)
+    if first is not None:
+        cats, shares, table_rows = [], [], []
+        for run, result in present:
+            found = _find(result, first.name)
+            if found is None:
+                continue
+            for group in found.by_group:
+                cat = f"{group.group} · {run.label}" if len(present) > 1 else group.group
+                cats.append(cat)
+                shares.append([group.outcome_rates.get(o, 0.0) for o in labels])
+                table_rows.append([cat, group.n, *shares[-1]])
+        title = f"{bench}: outcome rates by {first.group_by or 'group'} ({first.name})"
+        chart = svg.stacked_chart(title, cats, labels, shares)
+        body += html.figure(
+            chart, html.table([first.group_by or "group", "n", *labels], table_rows), title
+        )
+    return Section(f"{bench}: outcomes (answered, refused, unparsed, ...)", body)
+
+
+def group_chart(runs: Sequence[LoadedRun], bench: str, name: str) -> str | None:
+    """Bar chart with CI whiskers of one metric by group (a series per run) and its table."""
+    present = [(run, m) for run, b in _present(runs, bench) if (m := _find(b, name)) is not None]
+    present = [(run, m) for run, m in present if m.by_group]
+    if not present:
+        return None
+    groups: dict[str, None] = {}
+    for _, metric in present:
+        for g in metric.by_group:
+            groups.setdefault(g.group, None)
+    categories = list(groups)
+    series, columns = [], [present[0][1].group_by or "group"]
+    rows: list[list[object]] = [[c] for c in categories]
+    for run, metric in present:
+        by = {g.group: g for g in metric.by_group}
+        picked = [by.get(c) for c in categories]
+        series.append(
+            svg.BarSeries(
+                run.label,
+                [g.value if g else None for g in picked],
+                [g.ci_low if g else None for g in picked],
+                [g.ci_high if g else None for g in picked],
+            )
+        )
+        prefix = f"{run.label}: " if len(present) > 1 else ""
+        columns += [f"{prefix}value", f"{prefix}95% CI", f"{prefix}n"]
+        for row, pick in zip(rows, picked, strict=True):
+            row += (
+                [pick.value, html.ci_text(pick.ci_low, pick.ci_high), pick.n]
+                if pick
+                else [None, None, None]
+            )
+    first = present[0][1]
+    title = f"{name} by {first.group_by or 'group'}"
+    caption = title + (f": {first.description}" if first.description else "")
+    chart = svg.bar_chart(title, categories, series, x_label=name)
+    return html.figure(chart, html.table(columns, rows), caption)
+
+
+def group_section(runs: Sequence[LoadedRun], bench: str) -> Section:
+    present = _present(runs, bench)
+    charts = [
+        c for n in _metric_names([b for _, b in present]) if (c := group_chart(runs, bench, n))
+    ]
+    body = (
+        f'<div class="grid">{"".join(charts)}</div>'
+        if charts
+        else html.note("No metric has a by-group breakdown.")
+    )
+    return Section(f"{bench}: by group (95% CI whiskers)", body)
+
+
+def _plain(value: object) -> object:
+    return value if isinstance(value, str | int | float) else json.dumps(value)
+
+
+def _identity_rows(run: LoadedRun) -> list[list[object]]:
+    r = run.result
+    rows: list[list[object]] = [
+        ["model spec", r.model.spec],
+        ["backend", r.model.backend],
+        *([f"model {k}", _plain(v)] for k, v in r.model.identity.items()),
+        ["backend fingerprint", r.model.fingerprint],
+        ["chat rendered as transcript", r.model.chat_as_transcript],
+        ["toolkit", f"biasaudit {r.toolkit.version}"],
+        ["git revision", r.toolkit.git_revision or "unknown"],
+        ["python", r.toolkit.python],
+        ["created", r.created_at],
+        ["seed", r.seed],
+        ["batch size", r.batch_size],
+        ["limit", r.limit if r.limit is not None else "none (all samples)"],
+        ["shard", r.shard or "none"],
+        ["run directory", str(run.path)],
+    ]
+    return rows
+
+
+def _benchmark_rows(result: BenchmarkResult) -> list[list[object]]:
+    rows: list[list[object]] = [
+        ["version", result.version],
+        ["options", json.dumps(result.options, sort_keys=True)],
+        ["samples", f"{result.n_samples} ({result.n_excluded} excluded)"],
+        ["samples hash", result.samples_hash],
+        ["prompt templates", ", ".join(result.prompt_template_ids) or "–"],
+        [
+            "requests",
+            f"{result.requests_sent} sent, {result.requests_cached} cached, "
+            f"{result.requests_failed} failed",
+        ],
+        ["wall time", f"{result.wall_time_s:.1f} s"],
+    ]
+    rows += [[f"data {f.path}", f"sha256 {f.sha256}"] for f in result.data_files]
+    return rows
+
+
+def provenance_section(run: LoadedRun) -> Section:
+    """Who and what produced a run: model identity, toolkit, data checksums, options, seed."""
+    body = html.table(["field", "value"], _identity_rows(run), caption=f"run: {run.label}")
+    for result in run.result.benchmarks:
+        body += html.table(
+            ["field", "value"], _benchmark_rows(result), caption=f"benchmark: {result.benchmark}"
+        )
+    return Section(f"Provenance: {run.label}", body)

@@ -1,0 +1,75 @@
+"""HTML fragments for reports: escaped tables, figures with table equivalents, notes.
+
+Every helper escapes the values it is given, so callers (including benchmark views) can pass
+raw model output and dataset text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from biasaudit.report.svg import fmt
+
+
+def cell(value: Any, digits: int = 3) -> str:
+    """A table cell's text: numbers compactly, None as an en dash, the rest as text."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return "n/a" if math.isnan(value) else fmt(value, digits)
+    return str(value)
+
+
+def ci_text(low: float | None, high: float | None) -> str:
+    return "–" if low is None or high is None else f"[{fmt(low)}, {fmt(high)}]"
+
+
+def table(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    caption: str = "",
+    numeric: Sequence[bool] | None = None,
+) -> str:
+    """A <table>; numeric columns (detected from the first non-None value) align right."""
+    if numeric is None:
+        numeric = [
+            any(isinstance(r[i], int | float) and not isinstance(r[i], bool) for r in rows)
+            and all(r[i] is None or isinstance(r[i], int | float) for r in rows)
+            for i in range(len(columns))
+        ]
+    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in columns)
+    body = []
+    for row in rows:
+        cells = "".join(
+            f"<td{' class=num' if numeric[i] else ''}>{escape(cell(v))}</td>"
+            for i, v in enumerate(row)
+        )
+        body.append(f"<tr>{cells}</tr>")
+    cap = f"<caption>{escape(caption)}</caption>" if caption else ""
+    return (
+        f'<div class="tablewrap"><table>{cap}<thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
+
+
+def figure(svg: str, table_html: str, caption: str = "") -> str:
+    """A chart with its table equivalent (collapsed on screen, expanded when printed)."""
+    cap = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
+    return (
+        f'<figure>{svg}{cap}<details class="tbl"><summary>Table of this chart</summary>'
+        f"{table_html}</details></figure>"
+    )
+
+
+def note(text: str) -> str:
+    return f'<p class="note">{escape(text)}</p>'
+
+
+def paragraph(text: str) -> str:
+    return f"<p>{escape(text)}</p>"

@@ -1,0 +1,61 @@
+"""Run directories as the report sees them: results, samples by benchmark, a display label."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from biasaudit.errors import RunError
+from biasaudit.results.io import iter_samples, read_results
+from biasaudit.results.schema import BenchmarkResult, RunResult, SampleRecord
+
+
+@dataclass
+class LoadedRun:
+    path: Path
+    label: str
+    result: RunResult
+    records: dict[str, list[SampleRecord]]
+
+    def benchmark(self, name: str) -> BenchmarkResult | None:
+        return next((b for b in self.result.benchmarks if b.benchmark == name), None)
+
+    def samples(self, name: str) -> list[SampleRecord]:
+        return self.records.get(name, [])
+
+
+def load_run(path: str | Path, label: str | None = None) -> LoadedRun:
+    run_dir = Path(path)
+    if not run_dir.is_dir():
+        raise RunError(f"{run_dir}: not a directory (expected a biasaudit run directory)")
+    result = read_results(run_dir)
+    records: dict[str, list[SampleRecord]] = {}
+    for record in iter_samples(run_dir):
+        records.setdefault(record.benchmark, []).append(record)
+    return LoadedRun(run_dir, label or result.model.spec, result, records)
+
+
+def load_runs(paths: Sequence[str | Path]) -> list[LoadedRun]:
+    """Load run directories; labels are the model specs, made unique with the directory name."""
+    if not paths:
+        raise RunError("no run directory given")
+    runs = [load_run(p) for p in paths]
+    specs = [r.label for r in runs]
+    for run in runs:
+        if specs.count(run.label) > 1:
+            run.label = f"{run.label} ({run.path.name})"
+    labels = [r.label for r in runs]
+    for i, run in enumerate(runs):
+        if labels.count(run.label) > 1:
+            run.label = f"{run.label} #{i + 1}"
+    return runs
+
+
+def benchmark_names(runs: Sequence[LoadedRun]) -> list[str]:
+    """Benchmarks in the order they first appear across runs."""
+    names: dict[str, None] = {}
+    for run in runs:
+        for bench in run.result.benchmarks:
+            names.setdefault(bench.benchmark, None)
+    return list(names)
