@@ -131,6 +131,7 @@ class GGUFBackend(Backend):
                     model_path=str(self.model_path),
                     n_ctx=self.n_ctx,
                     n_threads=self.n_threads,
+                    n_threads_batch=self.n_threads,
                     logits_all=logits_all,
                     verbose=False,
                     seed=0,
