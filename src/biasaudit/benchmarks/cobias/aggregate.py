@@ -75,7 +75,9 @@ def aggregate_records(
     flag_threshold: float | None = None,
 ) -> Aggregate:
     return aggregate_rows(
-        rows_from_records(records), seed=seed, scorer=describe(settings),
+        rows_from_records(records),
+        seed=seed,
+        scorer=describe(settings),
         flag_threshold=flag_threshold,
     )
 
@@ -99,13 +101,21 @@ def aggregate_rows(
     summary = metrics.summarize([r.cobias for r in scored if r.cobias is not None])
     metric_list = [
         grouped_mean(
-            "cobias_mean", scores, groups, seed=seed, group_by=group_by,
+            "cobias_mean",
+            scores,
+            groups,
+            seed=seed,
+            group_by=group_by,
             description=f"dataset COBIAS: mean of Eq. 3 over statements ({scorer}). "
             + DIRECTION_NOTE,
         ),
         _value_metric("cobias_sd", summary.sd, summary.n, "sample SD (ddof=1) of COBIAS"),
         grouped_mean(
-            "cv_mean", cvs, groups, seed=seed, group_by=group_by,
+            "cv_mean",
+            cvs,
+            groups,
+            seed=seed,
+            group_by=group_by,
             description=f"mean context variance, Eq. 2 ({scorer})",
         ),
         _value_metric(
@@ -125,23 +135,33 @@ def aggregate_rows(
         metric_list.append(
             _value_metric(
                 "share_at_or_above_threshold",
-                (sum(r.cobias >= flag_threshold for r in scored if r.cobias is not None)
-                 / len(scored)) if scored else None,
+                (
+                    sum(r.cobias >= flag_threshold for r in scored if r.cobias is not None)
+                    / len(scored)
+                )
+                if scored
+                else None,
                 len(scored),
                 f"statements with COBIAS >= {flag_threshold}. " + DIRECTION_NOTE,
             )
         )
     length = length_correlation([r.sentence for r in scored], [r.cobias or 0.0 for r in scored])
     metric_list.append(
-        _value_metric("spearman_length", length.rho, length.n,
-                      f"Spearman of words per statement vs COBIAS (p = {length.p:.3g})")
+        _value_metric(
+            "spearman_length",
+            length.rho,
+            length.n,
+            f"Spearman of words per statement vs COBIAS (p = {length.p:.3g})",
+        )
     )
     rated = [r for r in scored if r.human_rating is not None]
     if rated:
         human = spearman([r.cobias or 0.0 for r in rated], [r.human_rating or 0.0 for r in rated])
         metric_list.append(
             _value_metric(
-                "spearman_human", human.rho, human.n,
+                "spearman_human",
+                human.rho,
+                human.n,
                 f"Spearman of COBIAS vs mean human Likert rating (p = {human.p:.3g}); "
                 f"the paper reports 0.65 for its scorer",
             )

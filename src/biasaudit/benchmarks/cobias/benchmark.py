@@ -40,8 +40,8 @@ from biasaudit.benchmarks.cobias.templates import (
     clean_version,
     count_blanks,
     has_alternation,
-    same_text,
     template_problems,
+    unchanged,
     words,
 )
 from biasaudit.benchmarks.cobias.validation import read_ratings
@@ -165,7 +165,10 @@ class COBIAS(Benchmark):
         statements = read_statements(resolve(opts.dataset, self.store))
         all_versions = read_contexts(resolve(opts.contexts, self.store))
         chosen = select_versions(
-            [s.id for s in statements], all_versions, opts.n_versions, opts.selection,
+            [s.id for s in statements],
+            all_versions,
+            opts.n_versions,
+            opts.selection,
             opts.selection_seed,
         )
         ratings: dict[str, float] | None = None
@@ -222,7 +225,7 @@ class COBIAS(Benchmark):
             statement.context_points, statement.sentence
         ):
             flags.append("template_text_changed")
-        if versions and all(same_text(v, statement.sentence) for v in versions):
+        if versions and all(unchanged(v, statement.sentence) for v in versions):
             flags.append("no_context_added")
         data: dict[str, Any] = {
             "sentence": statement.sentence,
@@ -231,7 +234,7 @@ class COBIAS(Benchmark):
             "versions": versions,
             "n_available": len(raw or []),
             "dropped": dict(dropped),
-            "n_unchanged": sum(same_text(v, statement.sentence) for v in versions),
+            "n_unchanged": sum(unchanged(v, statement.sentence) for v in versions),
             "n_with_blank": sum(bool(count_blanks(v)) for v in versions),
             "n_duplicates": len(versions) - len(set(versions)),
             "flags": flags,

@@ -27,9 +27,14 @@ def _print_aggregate(title: str, metrics: Sequence[MetricValue]) -> None:
 
 
 def _run_args(parser: argparse.ArgumentParser, model_required: bool = True) -> None:
-    parser.add_argument("--model", "-m", required=model_required, action="append",
-                        metavar="SPEC", help="model spec (score: repeat it to average tau "
-                        "over several models)")
+    parser.add_argument(
+        "--model",
+        "-m",
+        required=model_required,
+        action="append",
+        metavar="SPEC",
+        help="model spec (score: repeat it to average tau over several models)",
+    )
     parser.add_argument("--model-arg", "-M", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--limit", type=int, help="only the first N statements")
     parser.add_argument("--seed", type=int, default=0)
@@ -88,8 +93,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         )
     if len(run_dirs) > 1:
         scorers, aggregate = ensemble(run_dirs, seed=args.seed)
-        _print_aggregate("ensemble (tau averaged over " + ", ".join(scorers) + ")",
-                         aggregate.metrics)
+        _print_aggregate(
+            "ensemble (tau averaged over " + ", ".join(scorers) + ")", aggregate.metrics
+        )
         _write_aggregate(Path(args.output) / "ensemble.json", aggregate)
     if args.output:
         print(f"\nwrote {args.output}")
@@ -161,8 +167,12 @@ def cmd_generate_points(args: argparse.Namespace) -> int:
         scores = by_id[s.id].scores
         template = scores.get("template", "")
         out_rows.append(Statement(s.id, s.sentence, s.target_term, template))
-        extra.append({"points_valid": str(not scores.get("problems", ["error"])),
-                      "points_problems": ";".join(scores.get("problems", ["error"]))})
+        extra.append(
+            {
+                "points_valid": str(not scores.get("problems", ["error"])),
+                "points_problems": ";".join(scores.get("problems", ["error"])),
+            }
+        )
     write_statements(Path(args.output), out_rows, extra)
     _print_aggregate(f"context-addition points by {args.model[0]}", done.result.metrics)
     print(f"wrote {args.output}")
@@ -269,8 +279,9 @@ def _scores_from(path: Path) -> dict[str, float]:
         return read_scores(path)
     table = read_results(path).benchmark("cobias").tables["statements"]
     at = {c: i for i, c in enumerate(table.columns)}
-    return {str(r[at["id"]]): float(r[at["cobias"]]) for r in table.rows
-            if r[at["cobias"]] is not None}
+    return {
+        str(r[at["id"]]): float(r[at["cobias"]]) for r in table.rows if r[at["cobias"]] is not None
+    }
 
 
 # -- registration ---------------------------------------------------------------------------
@@ -282,13 +293,20 @@ def register(subparsers: Any, data_parent: argparse.ArgumentParser) -> None:
     )
     sub = cobias.add_subparsers(dest="cobias_command", required=True, metavar="STEP")
 
-    score = sub.add_parser("score", parents=[data_parent],
-                           help="score statements (wraps biasaudit run cobias)")
+    score = sub.add_parser(
+        "score", parents=[data_parent], help="score statements (wraps biasaudit run cobias)"
+    )
     score.add_argument("dataset", nargs="?", help="CSV or pinned key (default: released set)")
     score.add_argument("--contexts", help="versions: JSONL, a folder of {id}.pkl, or a key")
     _run_args(score)
-    score.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
-                       help="benchmark option, e.g. estimator=causal, n_versions=10")
+    score.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="benchmark option, e.g. estimator=causal, n_versions=10",
+    )
     score.add_argument("--output", "-o", help="run directory (one per model under it if several)")
     score.add_argument("--resume", action="store_true")
     score.add_argument("--overwrite", action="store_true")
@@ -296,33 +314,55 @@ def register(subparsers: Any, data_parent: argparse.ArgumentParser) -> None:
 
     generate = sub.add_parser("generate", help="generate context-addition points or contexts")
     gen_sub = generate.add_subparsers(dest="what", required=True, metavar="WHAT")
-    points = gen_sub.add_parser("points", parents=[data_parent],
-                                help="add ___ blanks to statements (Fig. 3 prompt)")
+    points = gen_sub.add_parser(
+        "points", parents=[data_parent], help="add ___ blanks to statements (Fig. 3 prompt)"
+    )
     points.add_argument("dataset", help="CSV with id, sentence[, target_term]")
     points.add_argument("--output", "-o", required=True, help="CSV to write")
     points.add_argument("--examples", help="CSV of worked examples (default: released set)")
-    points.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
-                        help="shots, temperature, max_attempts, retry_temperature, max_tokens")
+    points.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="shots, temperature, max_attempts, retry_temperature, max_tokens",
+    )
     _run_args(points)
     points.set_defaults(func=cmd_generate_points)
 
-    contexts = gen_sub.add_parser("contexts", parents=[data_parent],
-                                  help="fill the blanks n times (Fig. 6 prompt)")
+    contexts = gen_sub.add_parser(
+        "contexts", parents=[data_parent], help="fill the blanks n times (Fig. 6 prompt)"
+    )
     contexts.add_argument("dataset", help="CSV with id, sentence, context_points")
     contexts.add_argument("--output", "-o", required=True, help="JSONL to write")
-    contexts.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
-                          help="n_generate, n_keep, temperature, top_p, max_tokens, "
-                          "prompt_style, postprocess")
+    contexts.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="n_generate, n_keep, temperature, top_p, max_tokens, prompt_style, postprocess",
+    )
     _run_args(contexts)
     contexts.set_defaults(func=cmd_generate_contexts)
 
-    diag = sub.add_parser("diagnostics", parents=[data_parent],
-                          help="ED, SS_con, SS_rep of generated versions; ED filter")
+    diag = sub.add_parser(
+        "diagnostics",
+        parents=[data_parent],
+        help="ED, SS_con, SS_rep of generated versions; ED filter",
+    )
     diag.add_argument("dataset", help="CSV with id, sentence, context_points")
     diag.add_argument("--contexts", required=True, help="versions: JSONL, {id}.pkl folder, key")
     diag.add_argument("--no-embed", action="store_true", help="ED only, no embedding model")
-    diag.add_argument("--option", "-O", action="append", default=[], metavar="KEY=VALUE",
-                      help="ed_mode, ed_threshold, ed_fraction, ss_con_reference")
+    diag.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="ed_mode, ed_threshold, ed_fraction, ss_con_reference",
+    )
     diag.add_argument("--output", "-o", help="JSON report to write")
     diag.add_argument("--filtered-output", help="JSONL of versions within the ED threshold")
     _run_args(diag, model_required=False)

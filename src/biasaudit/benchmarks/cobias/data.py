@@ -100,8 +100,9 @@ def read_statements(path: Path) -> list[Statement]:
     return statements
 
 
-def write_statements(path: Path, statements: Iterable[Statement], extra: Sequence[dict[str, str]]
-                     | None = None) -> None:
+def write_statements(
+    path: Path, statements: Iterable[Statement], extra: Sequence[dict[str, str]] | None = None
+) -> None:
     """Write statements in the authors' layout, with optional extra columns per row."""
     rows = list(statements)
     extra_rows = list(extra) if extra is not None else [{} for _ in rows]
@@ -111,8 +112,13 @@ def write_statements(path: Path, statements: Iterable[Statement], extra: Sequenc
         writer.writerow(["id", "sentence", "target_term", "context_points", *extra_columns])
         for statement, more in zip(rows, extra_rows, strict=True):
             writer.writerow(
-                [statement.id, statement.sentence, statement.target_term,
-                 statement.context_points, *(more.get(c, "") for c in extra_columns)]
+                [
+                    statement.id,
+                    statement.sentence,
+                    statement.target_term,
+                    statement.context_points,
+                    *(more.get(c, "") for c in extra_columns),
+                ]
             )
 
 
@@ -131,9 +137,7 @@ def read_contexts_jsonl(path: Path) -> dict[str, list[str]]:
                     raise DataError(f"{path}: line {line_no}: expected an object with 'id'")
                 items = record.get("versions")
                 if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
-                    raise DataError(
-                        f"{path}: line {line_no}: 'versions' must be a list of strings"
-                    )
+                    raise DataError(f"{path}: line {line_no}: 'versions' must be a list of strings")
                 sid = str(record["id"])
                 if sid in versions:
                     raise DataError(f"{path}: line {line_no}: duplicate id {sid!r}")

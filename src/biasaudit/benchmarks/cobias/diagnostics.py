@@ -58,7 +58,9 @@ class DiagnosticsTask(Benchmark):
         self.threshold = (
             self.options.ed_threshold
             if self.options.ed_threshold is not None
-            else metrics.ed_threshold(lengths, self.options.ed_fraction) if lengths else math.inf
+            else metrics.ed_threshold(lengths, self.options.ed_fraction)
+            if lengths
+            else math.inf
         )
 
     def required_capabilities(self) -> frozenset[Capability]:
@@ -106,8 +108,12 @@ class DiagnosticsTask(Benchmark):
         if self.options.embed:
             failed = [e.response.error for e in exchanges if not e.response.ok]
             if failed or len(exchanges) != 1 + len(versions):
-                return SampleScore(outcomes=["error"], scores=scores, excluded=True,
-                                   exclusion_reason=f"error: {failed[0] if failed else 'missing'}")
+                return SampleScore(
+                    outcomes=["error"],
+                    scores=scores,
+                    excluded=True,
+                    exclusion_reason=f"error: {failed[0] if failed else 'missing'}",
+                )
             vectors = [e.response.embedding or [] for e in exchanges]
             scores["ss_con"] = metrics.ss_con(vectors[0], vectors[1:]) if versions else None
             rep = metrics.ss_rep(vectors[1:])
@@ -138,15 +144,22 @@ class DiagnosticsTask(Benchmark):
             ),
         ]
         if self.options.embed:
-            metric_list.append(mean_of(
-                "ss_con", f"mean cosine to the {self.options.ss_con_reference}"))
+            metric_list.append(
+                mean_of("ss_con", f"mean cosine to the {self.options.ss_con_reference}")
+            )
             metric_list.append(mean_of("ss_rep", "mean pairwise cosine among versions"))
         table = Table(
             description="generation quality per statement",
             columns=DIAGNOSTIC_COLUMNS,
             rows=[
-                [r.sample_id, r.scores.get("n_versions"), r.scores.get("ed_mean"),
-                 r.scores.get("ss_con"), r.scores.get("ss_rep"), r.scores.get("n_above_threshold")]
+                [
+                    r.sample_id,
+                    r.scores.get("n_versions"),
+                    r.scores.get("ed_mean"),
+                    r.scores.get("ss_con"),
+                    r.scores.get("ss_rep"),
+                    r.scores.get("n_above_threshold"),
+                ]
                 for r in records
             ],
         )
@@ -158,7 +171,6 @@ class DiagnosticsTask(Benchmark):
         for record in records:
             versions = record.data["versions"]
             out[record.sample_id] = [
-                v for v, e in zip(versions, record.scores["ed"], strict=True)
-                if e <= self.threshold
+                v for v, e in zip(versions, record.scores["ed"], strict=True) if e <= self.threshold
             ]
         return out

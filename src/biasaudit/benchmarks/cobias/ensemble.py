@@ -50,19 +50,23 @@ def ensemble_rows(runs: Sequence[dict[str, SampleRecord]]) -> list[Row]:
         elif any(m is not None and m.excluded for m in members):
             reason = next(m.exclusion_reason for m in members if m is not None and m.excluded)
         if reason is not None:
-            rows.append(Row(**base, exclusion_reason=reason))  # type: ignore[arg-type]
+            rows.append(Row(**base, exclusion_reason=reason))
             continue
         scored = [m for m in members if m is not None]
         tau_x = metrics.ensemble_tau([m.scores["tau_original"] for m in scored])
         per_version = zip(*(m.scores["tau_versions"] for m in scored), strict=True)
         tau_versions = [metrics.ensemble_tau(list(v)) for v in per_version]
         if tau_x == 0:
-            rows.append(Row(**base, exclusion_reason="tau_zero"))  # type: ignore[arg-type]
+            rows.append(Row(**base, exclusion_reason="tau_zero"))
             continue
         cv = metrics.context_variance(tau_x, tau_versions)
         rows.append(
-            Row(**base, cobias=metrics.cobias(cv), cv=cv,  # type: ignore[arg-type]
-                n_contexts=len(tau_versions))
+            Row(
+                **base,
+                cobias=metrics.cobias(cv),
+                cv=cv,
+                n_contexts=len(tau_versions),
+            )
         )
     return rows
 

@@ -54,7 +54,9 @@ class TauSettings:
                 lowercase=self.lowercase,
                 add_special_tokens=self.add_special_tokens,
             )
-        return LoglikelihoodRequest(context="", continuation=text.lower() if self.lowercase else text)
+        return LoglikelihoodRequest(
+            context="", continuation=text.lower() if self.lowercase else text
+        )
 
     def tau(self, request: Request, response: Response) -> float:
         """τ of one answered request; ValueError with the reason when it is undefined."""

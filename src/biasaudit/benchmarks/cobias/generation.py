@@ -34,8 +34,8 @@ from biasaudit.benchmarks.cobias.templates import (
     clean_version,
     count_blanks,
     normalize_blanks,
-    same_text,
     template_problems,
+    unchanged,
 )
 from biasaudit.data import DataStore
 from biasaudit.errors import DataError
@@ -80,7 +80,8 @@ def pick_shots(
     clean = [
         e
         for e in examples
-        if e.sentence != exclude and e.context_points
+        if e.sentence != exclude
+        and e.context_points
         and not points_problems(e.context_points, e.sentence)
     ]
     if k == 0 or not clean:
@@ -132,8 +133,10 @@ class PointsTask(Benchmark):
 
     def _valid(self, exchange: Exchange, sentence: str) -> bool:
         text = exchange.response.text
-        return exchange.response.ok and text is not None and not points_problems(
-            parse_points(text), sentence
+        return (
+            exchange.response.ok
+            and text is not None
+            and not points_problems(parse_points(text), sentence)
         )
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
@@ -146,7 +149,9 @@ class PointsTask(Benchmark):
             return []
         attempt = len(exchanges)
         params = GenerationParams(
-            temperature=self.options.temperature if attempt == 0 else self.options.retry_temperature,
+            temperature=self.options.temperature
+            if attempt == 0
+            else self.options.retry_temperature,
             top_p=1.0,
             max_tokens=self.options.max_tokens,
             seed=self.seed + attempt,
@@ -160,8 +165,12 @@ class PointsTask(Benchmark):
             return SampleScore(excluded=True, exclusion_reason="empty")
         last = exchanges[-1]
         if not last.response.ok or last.response.text is None:
-            return SampleScore(outcomes=["error"], scores={"template": "", "problems": ["error"]},
-                               excluded=True, exclusion_reason=f"error: {last.response.error}")
+            return SampleScore(
+                outcomes=["error"],
+                scores={"template": "", "problems": ["error"]},
+                excluded=True,
+                exclusion_reason=f"error: {last.response.error}",
+            )
         template = parse_points(last.response.text)
         problems = points_problems(template, sentence)
         return SampleScore(
@@ -228,7 +237,7 @@ def postprocess(text: str, mode: Literal["reference", "first_line"]) -> str:
 def version_flags(version: str, sentence: str) -> list[str]:
     """Per-version flags of spec §9: unchanged, still holds a blank, several sentences."""
     flags = []
-    if same_text(version, sentence):
+    if unchanged(version, sentence):
         flags.append("unchanged_from_original")
     if count_blanks(version):
         flags.append("still_has_blank")
@@ -345,8 +354,9 @@ class ContextsTask(Benchmark):
         )
 
 
-def write_contexts(path: Path, records: Sequence[SampleRecord], settings: dict[str, Any],
-                   model: dict[str, Any]) -> int:
+def write_contexts(
+    path: Path, records: Sequence[SampleRecord], settings: dict[str, Any], model: dict[str, Any]
+) -> int:
     """Write versions as JSONL (the layout `data.read_contexts` reads); returns lines written."""
     written = 0
     with path.open("w", encoding="utf-8") as handle:

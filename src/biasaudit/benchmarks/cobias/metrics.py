@@ -6,6 +6,7 @@ Natural logarithms throughout, as in the paper's Eq. 3 and the authors' code.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -97,7 +98,7 @@ def summarize(scores: Sequence[float]) -> Summary:
     values = np.asarray(scores, dtype=np.float64)
     zeros = int(np.sum(values == 0))
     rows = [("0", zeros)]
-    for low, high in zip(HISTOGRAM_EDGES[:-1], HISTOGRAM_EDGES[1:], strict=True):
+    for low, high in itertools.pairwise(HISTOGRAM_EDGES):
         rows.append((f"({low}, {high}]", int(np.sum((values > low) & (values <= high)))))
     return Summary(
         n=int(values.size),

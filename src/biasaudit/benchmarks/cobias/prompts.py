@@ -9,7 +9,10 @@ from typing import Literal
 from biasaudit.requests import Message
 
 POINTS_PROMPT_ID = "cobias-fig3-points"
-CONTEXT_PROMPT_IDS = {"chat": "cobias-fig6-infill-chat", "completion": "cobias-fig6-infill-completion"}
+CONTEXT_PROMPT_IDS = {
+    "chat": "cobias-fig6-infill-chat",
+    "completion": "cobias-fig6-infill-completion",
+}
 
 POINTS_SYSTEM = "You are an obedient chatbot that does only what is asked and nothing extra."
 

@@ -67,8 +67,9 @@ def reproduce(store: DataStore) -> Reproduction:
             store.path(SCORES_KEY.format(model=model))
         )
         rows.append([model, n, mean, worst_cv, worst_score])
-        rep.checks.append(Check(f"{model}: max |COBIAS - released| over {n}", 0.0,
-                                worst_score, 1e-9))
+        rep.checks.append(
+            Check(f"{model}: max |COBIAS - released| over {n}", 0.0, worst_score, 1e-9)
+        )
         rep.checks.append(Check(f"{model}: max |cv - released| over {n}", 0.0, worst_cv, 1e-9))
     rep.tables["released_scores"] = Table(
         description="cv and COBIAS recomputed from the released per-statement tau lists "

@@ -45,6 +45,11 @@ def same_text(a: str, b: str) -> bool:
     return strip_blanks(a) == strip_blanks(b)
 
 
+def unchanged(version: str, statement: str) -> bool:
+    """True when a version is the statement itself (up to whitespace): no context added."""
+    return version.split() == statement.split()
+
+
 def has_alternation(text: str) -> bool:
     """True for text that still holds an ``(a | b)`` alternation."""
     return bool(_ALTERNATION_RE.search(text))

@@ -8,6 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -33,7 +34,9 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> Correlation:
     return Correlation(float(result.statistic), float(result.pvalue), len(x))
 
 
-def krippendorff_alpha(ratings: Sequence[Sequence[float | None]], level: str = "interval") -> float:
+def krippendorff_alpha(
+    ratings: Sequence[Sequence[float | None]], level: Literal["interval", "ordinal"] = "interval"
+) -> float:
     """Krippendorff's alpha of a raters x items matrix; None marks a missing rating.
 
     The `krippendorff` package at its default (interval) level, as the authors' notebook.
@@ -41,8 +44,9 @@ def krippendorff_alpha(ratings: Sequence[Sequence[float | None]], level: str = "
     try:
         import krippendorff
     except ImportError:
-        raise DataError("Krippendorff's alpha needs the package krippendorff: "
-                        "pip install 'biasaudit[stats]'") from None
+        raise DataError(
+            "Krippendorff's alpha needs the package krippendorff: pip install 'biasaudit[stats]'"
+        ) from None
     matrix = np.array(
         [[np.nan if v is None else float(v) for v in row] for row in ratings], dtype=np.float64
     )

@@ -1,0 +1,171 @@
+"""The COBIAS benchmark end to end through the runner, with recorded responses (replay).
+
+The replay backend answers from a file of request/response pairs written here by hand, so
+every τ, cv and COBIAS below is computed by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from biasaudit.api import evaluate, score
+from biasaudit.benchmarks.cobias.aggregate import STATEMENT_COLUMNS
+from biasaudit.benchmarks.cobias.ensemble import ensemble
+from biasaudit.requests import LoglikelihoodRequest, PseudoLoglikelihoodRequest
+
+DATASET = (
+    "id,sentence,target_term,context_points\n"
+    "s1,A b c.,A,A ___ b c.\n"
+    "s2,No blanks here.,x,No blanks here.\n"
+    "s3,Same words.,x,Same ___ words.\n"
+    "s4,,x,\n"
+    "s5,Broken one.,x,Broken ___ one.\n"
+    "s6,(Men | Women) are bad.,x,(Men | Women) are ___ bad.\n"
+)
+VERSIONS = {
+    "s1": ["\nA x b c.", "A y b c.", ""],
+    "s2": ["No blanks here at all."],
+    "s3": ["Same words.", "Same words."],
+    "s5": ["Broken new one."],
+    "s6": ["Men are very bad."],
+}
+# text -> per-token log-probabilities (tau = |mean|)
+PLL = {
+    "A b c.": [-1.0, -3.0],  # tau 2
+    "A x b c.": [-3.0, -3.0],  # tau 3
+    "A y b c.": [-1.0, -1.0],  # tau 1
+    "Same words.": [-0.5, -1.5],  # tau 1
+    "Broken one.": [-2.0],
+}
+
+
+def _write_inputs(tmp_path: Path) -> tuple[Path, Path]:
+    dataset = tmp_path / "data.csv"
+    dataset.write_text(DATASET, encoding="utf-8")
+    contexts = tmp_path / "contexts.jsonl"
+    contexts.write_text(
+        "".join(json.dumps({"id": k, "versions": v}) + "\n" for k, v in VERSIONS.items())
+    )
+    return dataset, contexts
+
+
+def _replay_pll(tmp_path: Path, scale: float = 1.0) -> Path:
+    lines = []
+    for text, logprobs in PLL.items():
+        request = PseudoLoglikelihoodRequest(text=text)
+        values = [v * scale for v in logprobs]
+        response = {
+            "kind": "pseudo_loglikelihood",
+            "logprob": sum(values),
+            "n_tokens": len(values),
+            "token_logprobs": values,
+        }
+        lines.append({"request": request.model_dump(), "response": response})
+    # "Broken new one." is missing on purpose: the replay answers it with an error
+    path = tmp_path / f"replay-{scale}.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def _run(tmp_path: Path, model: str, out: str, **options: Any) -> Any:
+    dataset, contexts = _write_inputs(tmp_path)
+    return evaluate(
+        "cobias",
+        model,
+        options={"cobias": {"dataset": str(dataset), "contexts": str(contexts), **options}},
+        output_dir=tmp_path / out,
+        use_cache=False,
+        progress=False,
+    )
+
+
+def test_scores_exclusions_and_tables(tmp_path: Path, data_dir: Path) -> None:
+    run = _run(tmp_path, f"replay:{_replay_pll(tmp_path)}", "run")
+    bench = run.benchmark("cobias")
+    assert bench.options["estimator"] == "pll"  # "auto" settled from the backend
+    table = bench.tables["statements"]
+    assert table.columns == STATEMENT_COLUMNS
+    rows = {r[0]: r for r in table.rows}
+    # s1: tau(x) = 2, versions 3 and 1 (the empty version is dropped): cv = 50
+    assert rows["s1"][3] == pytest.approx(50.0)
+    assert rows["s1"][2] == pytest.approx(math.log(51) / (math.log(51) + 1))
+    assert rows["s1"][4] == 2
+    # s3: versions identical to the statement: cv = 0 and COBIAS = 0
+    assert rows["s3"][2] == 0.0
+    assert rows["s3"][3] == 0.0
+    for sid in ("s2", "s4", "s5", "s6"):
+        assert rows[sid][2] is None
+    exclusions = dict(map(tuple, bench.tables["exclusions"].rows))
+    assert exclusions == {
+        "empty": 1,
+        "error": 1,
+        "no_context_points": 1,
+        "unresolved_alternation": 1,
+    }
+    cobias_mean = bench.metric("cobias_mean")
+    assert cobias_mean.value == pytest.approx((rows["s1"][2] + 0.0) / 2)
+    assert cobias_mean.n == 2
+    assert cobias_mean.n_excluded == 4
+    assert "estimator=pll" in cobias_mean.description
+    assert bench.metric("cv_mean").value == pytest.approx(25.0)
+    assert bench.metric("share_no_context_added").value == pytest.approx(0.5)
+
+
+def test_rescoring_a_run_gives_the_same_results(tmp_path: Path, data_dir: Path) -> None:
+    run = _run(tmp_path, f"replay:{_replay_pll(tmp_path)}", "run")
+    again = score(tmp_path / "run", write=False)
+    assert again.benchmark("cobias").metrics == run.benchmark("cobias").metrics
+
+
+def test_reference_compat_preset_changes_the_requests(tmp_path: Path, data_dir: Path) -> None:
+    # the replay file holds default-preset requests only, so every request misses
+    run = _run(
+        tmp_path,
+        f"replay:{_replay_pll(tmp_path)}",
+        "run",
+        preset="reference_compat",
+        estimator="pll",
+    )
+    samples = [json.loads(line) for line in (tmp_path / "run" / "samples.jsonl").open()]
+    first = next(s for s in samples if s["sample_id"] == "s1")
+    request = first["exchanges"][0]["request"]
+    assert request["lowercase"] is True
+    assert request["add_special_tokens"] is False
+    assert run.benchmark("cobias").metric("cobias_mean").value is None
+
+
+def test_causal_estimator_with_word_units(tmp_path: Path, data_dir: Path) -> None:
+    lines = []
+    for text, total in {"A b c.": -6.0, "A x b c.": -12.0, "A y b c.": -4.0}.items():
+        request = LoglikelihoodRequest(context="", continuation=text)
+        response = {"kind": "loglikelihood", "logprob": total, "n_tokens": 5, "is_greedy": False}
+        lines.append({"request": request.model_dump(), "response": response})
+    replay = tmp_path / "causal.jsonl"
+    replay.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    run = _run(tmp_path, f"replay:{replay}", "run", granularity="word", id_prefix="s1")
+    bench = run.benchmark("cobias")
+    assert bench.options["estimator"] == "causal"
+    # words: 3, 4, 4 -> tau 2, 3, 1 -> cv 50
+    assert bench.tables["statements"].rows[0][3] == pytest.approx(50.0)
+
+
+def test_explicit_estimator_the_backend_lacks_is_refused(tmp_path: Path, data_dir: Path) -> None:
+    from biasaudit.errors import CapabilityError
+
+    with pytest.raises(CapabilityError, match="needs loglikelihood"):
+        _run(tmp_path, f"replay:{_replay_pll(tmp_path)}", "run", estimator="causal")
+
+
+def test_ensemble_averages_tau_before_cv(tmp_path: Path, data_dir: Path) -> None:
+    _run(tmp_path, f"replay:{_replay_pll(tmp_path, 1.0)}", "one")
+    _run(tmp_path, f"replay:{_replay_pll(tmp_path, 3.0)}", "two")
+    _, aggregate = ensemble([tmp_path / "one", tmp_path / "two"])
+    rows = {r[0]: r for r in aggregate.tables["statements"].rows}
+    # averaged tau: x = (2 + 6) / 2 = 4, versions 6 and 2 -> cv = (4 + 4) / 2 / 4 x 100 = 100
+    assert rows["s1"][3] == pytest.approx(100.0)
+    assert rows["s5"][2] is None
