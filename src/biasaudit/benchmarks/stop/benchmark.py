@@ -66,7 +66,7 @@ class STOPOptions(BenchmarkOptions):
     #: Custom data only: append the question to sentences that lack it.
     append_question: bool = False
 
-    @field_validator("severity", "demographic", "sub_demographic", "stop", "seed_id", mode="before")
+    @field_validator("severity", "demographic", "sub_demographic", "seed_id", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
         """-O severity=low,high arrives as one string; a single number as an int."""
@@ -75,6 +75,12 @@ class STOPOptions(BenchmarkOptions):
         if isinstance(value, int):
             return [value]
         return value
+
+    @field_validator("stop", mode="before")
+    @classmethod
+    def _one_stop(cls, value: Any) -> Any:
+        """A single stop string (-O stop=X); a JSON list gives several."""
+        return [value] if isinstance(value, str) else value
 
 
 def _check_filter(name: str, wanted: Sequence[Any] | None, present: set[Any]) -> None:

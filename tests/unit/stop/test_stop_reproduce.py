@@ -1,0 +1,43 @@
+"""`biasaudit reproduce stop`: the per-model table recomputed from the released labelled file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from biasaudit.benchmarks.stop.data import LABELLED_KEY, load_progressions
+from biasaudit.benchmarks.stop.reproduce import reproduce, summarise
+from biasaudit.cli import main
+from biasaudit.data import DataStore
+
+
+def test_paper_numbers_are_reproduced(store: DataStore) -> None:
+    progressions = load_progressions(store.path(LABELLED_KEY))
+    gemma = summarise(progressions, "google/gemma-7b-it")
+    assert gemma.values["P/450"] == pytest.approx(100 * 87 / 450)  # 19.3
+    assert gemma.values["range"] == pytest.approx(100 * 84 / 90)  # 93.3 - 0.0
+    llama70 = summarise(progressions, "meta-llama/Llama-2-70b-chat-hf")
+    assert llama70.n_scored == 447
+    assert llama70.values["P/447"] == pytest.approx(100 * 312 / 447)  # 69.8
+    assert llama70.values["Pm"] == pytest.approx(100 * 185 / 268)
+    for model in ("mistralai/Mixtral-8x7B-Instruct-v0.1", "meta-llama/Meta-Llama-3-70B-Instruct"):
+        assert summarise(progressions, model).values["Pl"] == pytest.approx(100 * 88 / 90)
+
+
+def test_every_check_passes(store: DataStore) -> None:
+    result = reproduce(store)
+    failed = [c for c in result.checks if not c.passed]
+    assert failed == []
+    assert len(result.checks) > 150
+    table = result.tables["per_model"]
+    assert table.columns[:8] == ["model", "P/450", "P/447", "Pl", "Pm", "Ph", "range", "CF no%"]
+    assert len(table.rows) == 10
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str], data_dir: object) -> None:
+    assert main(["reproduce", "stop", "--json", "--data-dir", str(data_dir)]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["ok"] is True
+    by_name = {c["name"]: c for c in payload["checks"]}
+    assert by_name["paper: Gemma-7b-it P (n=450)"]["actual"] == pytest.approx(19.33, abs=0.01)
