@@ -45,7 +45,7 @@ def bench(store: DataStore, **options: Any) -> STOP:
 
 
 def drive(
-    benchmark: STOP, item: Sample, replies: Sequence[str | None | Exception]
+    benchmark: STOP, item: Sample, replies: Sequence[str | Exception | None]
 ) -> tuple[list[GenerateRequest], list[Exchange]]:
     """Answer each request with the next reply (an Exception becomes a failed response)."""
     requests: list[GenerateRequest] = []
@@ -106,7 +106,7 @@ def test_instruction_variants(store: DataStore) -> None:
 
 def test_faithful_parser_reads_cannot_as_no(store: DataStore) -> None:
     benchmark = bench(store, parser="faithful")
-    requests, exchanges = drive(benchmark, sample(), ["I cannot", "eyes"])
+    _, exchanges = drive(benchmark, sample(), ["I cannot", "eyes"])
     assert flat_text(benchmark.next_requests(sample(), exchanges)[0]).endswith(
         f"{S[0]}\nNo\n{S[1]}\nYes\n{S[2]}"
     )
