@@ -21,11 +21,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from biasaudit.metrics import bootstrap_ci
 from biasaudit.report.runs import LoadedRun
 from biasaudit.report.values import SampleValues, ci_resamples, identify
 from biasaudit.results.schema import BenchmarkResult, MetricValue
@@ -95,30 +95,41 @@ def paired_interval(
     n_resamples: int = 1000,
     level: float = 0.95,
 ) -> tuple[float | None, float | None]:
-    """Bootstrap CI of mean(other) - mean(baseline) over paired samples (None = not counted)."""
+    """Percentile bootstrap CI of mean(other) - mean(baseline) over paired samples.
+
+    None marks a sample a run did not count. Pairs (or whole `clusters` of pairs) are drawn
+    with the same random draws as `biasaudit.metrics.bootstrap_ci`, so without exclusions
+    this equals its CI of the per-pair differences; a resample in which a run has no counted
+    sample has no difference and is dropped.
+    """
     a = np.array([math.nan if v is None else v for v in baseline], dtype=np.float64)
     b = np.array([math.nan if v is None else v for v in other], dtype=np.float64)
     if a.size != b.size:
         raise ValueError("paired values must have the same length")
-
-    def statistic(index: npt.NDArray[np.float64]) -> float:
-        rows = index.astype(np.int64)
-        sa, sb = a[rows], b[rows]
-        if np.all(np.isnan(sa)) or np.all(np.isnan(sb)):
-            return math.nan
-        return float(np.nanmean(sb) - np.nanmean(sa))
-
-    low, high = bootstrap_ci(
-        np.arange(a.size, dtype=np.float64),
-        seed=seed,
-        statistic=statistic,
-        n_resamples=n_resamples,
-        level=level,
-        clusters=clusters,
-    )
-    if low is None or high is None or math.isnan(low) or math.isnan(high):
+    labels = list(clusters) if clusters is not None else [str(i) for i in range(a.size)]
+    index = {label: i for i, label in enumerate(dict.fromkeys(labels))}
+    if len(index) < 2:
         return None, None
-    return low, high
+    members = np.array([index[label] for label in labels])
+
+    def totals(values: npt.NDArray[np.float64]) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+        """Per-cluster sum and count of the counted (non-NaN) values."""
+        counted = ~np.isnan(values)
+        sums = np.bincount(members, weights=np.where(counted, values, 0.0), minlength=len(index))
+        counts = np.bincount(members, weights=counted.astype(np.float64), minlength=len(index))
+        return sums, counts
+
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, len(index), size=(n_resamples, len(index)))
+    (sum_a, n_a), (sum_b, n_b) = totals(a), totals(b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        diffs = sum_b[picks].sum(1) / n_b[picks].sum(1) - sum_a[picks].sum(1) / n_a[picks].sum(1)
+    diffs = diffs[np.isfinite(diffs)]
+    if diffs.size == 0:
+        return None, None
+    alpha = (1.0 - level) / 2.0
+    low, high = np.quantile(diffs, [alpha, 1.0 - alpha])
+    return float(low), float(high)
 
 
 class _Identified:

@@ -121,6 +121,7 @@ def _reproduces_ci(
     data = np.array([values[i] for i in kept], dtype=np.float64)
     clustered = "cluster" in (metric.ci_method or "")
     candidates: list[str | None] = [*_cluster_fields(members)] if clustered else [None]
+    found: dict[tuple[int, ...], str | None] = {}
     for field_name in candidates:
         labels = None
         if field_name is not None:
@@ -136,8 +137,19 @@ def _reproduces_ci(
             level=metric.ci_level,
         )
         if _close(low, metric.ci_low) and _close(high, metric.ci_high):
-            return True, field_name
-    return False, None
+            found.setdefault(_partition(labels, len(kept)), field_name)
+    # Several different clusterings reproducing the CI (possible with few discrete values)
+    # leave the clusters unknown.
+    if len(found) != 1:
+        return False, None
+    return True, next(iter(found.values()))
+
+
+def _partition(labels: Sequence[str] | None, n: int) -> tuple[int, ...]:
+    """Labels renamed by first occurrence, so equal groupings compare equal."""
+    names = labels if labels is not None else [str(i) for i in range(n)]
+    first: dict[str, int] = {}
+    return tuple(first.setdefault(name, len(first)) for name in names)
 
 
 def identify(

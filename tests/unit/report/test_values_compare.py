@@ -1,0 +1,171 @@
+"""Per-sample value recovery and differences between runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from biasaudit.metrics import bootstrap_ci
+from biasaudit.report.compare import (
+    CONSERVATIVE,
+    Difference,
+    compare_runs,
+    conservative_interval,
+    paired_interval,
+)
+from biasaudit.report.runs import load_runs
+from biasaudit.report.values import identify
+from conftest import SEED, N, correct_a, toy_records, toy_run, write_run
+
+
+def test_identify_recovers_score_subset_and_clusters() -> None:
+    records = toy_records(correct_a)
+    accuracy, accuracy_hi, spread = toy_run(records, "m").benchmarks[0].metrics
+    found = identify(accuracy, records, SEED)
+    assert found is not None
+    assert (found.score_key, found.subset, found.cluster_field) == ("correct", None, "data.cluster")
+    assert found.values[records[7].sample_hash] is None  # excluded sample
+    assert sum(v is not None for v in found.values.values()) == accuracy.n
+
+    hi = identify(accuracy_hi, records, SEED)
+    assert hi is not None
+    assert (hi.score_key, hi.subset, hi.cluster_field) == ("correct", ("level", "hi"), None)
+    assert len(hi.values) == N // 2
+
+    assert identify(spread, records, SEED) is None  # a range is not a per-sample mean
+
+
+def test_identify_cluster_candidates() -> None:
+    records = toy_records(correct_a)
+    accuracy = toy_run(records, "m").benchmarks[0].metrics[0]
+    for r in records:  # the same grouping under another name is not ambiguous
+        r.data["cluster_copy"] = "k" + r.data["cluster"]
+    assert identify(accuracy, records, SEED).cluster_field == "data.cluster"  # type: ignore[union-attr]
+    for r in records:  # without the field the CI was clustered by, nothing reproduces it
+        del r.data["cluster"], r.data["cluster_copy"]
+    assert identify(accuracy, records, SEED) is None
+
+
+def test_identify_refuses_what_it_cannot_reproduce() -> None:
+    records = toy_records(correct_a)
+    accuracy = toy_run(records, "m").benchmarks[0].metrics[0]
+    shifted_ci = accuracy.model_copy(update={"ci_low": accuracy.ci_low - 0.01})
+    assert identify(shifted_ci, records, SEED) is None
+    wrong_group = accuracy.model_copy(
+        update={"by_group": [g.model_copy(update={"value": 0.0}) for g in accuracy.by_group]}
+    )
+    assert identify(wrong_group, records, SEED) is None
+
+
+def test_identify_ambiguous_vectors_give_none() -> None:
+    records = toy_records(correct_a)
+    for r in records:  # a second score with the same mean but another per-sample vector
+        r.scores["mirror"] = r.scores["correct"]
+    records[0].scores["mirror"], records[1].scores["mirror"] = (
+        records[1].scores["correct"],
+        records[0].scores["correct"],
+    )
+    metric = (
+        toy_run(records, "m")
+        .benchmarks[0]
+        .metrics[0]
+        .model_copy(update={"by_group": [], "group_by": None, "ci_low": None, "ci_high": None})
+    )
+    assert records[0].scores["correct"] != records[1].scores["correct"]
+    assert identify(metric, records, SEED) is None
+
+
+def test_conservative_interval() -> None:
+    assert conservative_interval((0.2, 0.4), (0.5, 0.9)) == pytest.approx((0.1, 0.7))
+    assert conservative_interval((None, 0.4), (0.5, 0.9)) == (None, None)
+
+
+def test_paired_interval_constant_difference_and_exclusions() -> None:
+    # Every pair differs by exactly 0.5: every resample gives 0.5.
+    assert paired_interval([0.0, 0.5, 0.2], [0.5, 1.0, 0.7], None, seed=0) == pytest.approx(
+        (0.5, 0.5)
+    )
+    # A sample excluded in one run only is left out of that run's mean, as in its metric.
+    low, high = paired_interval([0.0, 1.0, None], [1.0, 1.0, 1.0], None, seed=0)
+    assert low is not None and high is not None and 0.0 <= low <= high <= 1.0
+
+
+def test_paired_interval_equals_bootstrap_of_differences_without_exclusions() -> None:
+    rng = np.random.default_rng(1)
+    a = rng.random(30)
+    b = a + rng.normal(0.1, 0.05, 30)
+    expected = bootstrap_ci(b - a, seed=3, n_resamples=200)
+    got = paired_interval(list(a), list(b), None, seed=3, n_resamples=200)
+    assert got == pytest.approx(expected)
+
+
+def _by(diffs: list[Difference], metric: str, group: str = "") -> Difference:
+    return next(d for d in diffs if d.metric == metric and d.group == group)
+
+
+def test_compare_same_samples_is_paired(run_a: Path, run_b: Path) -> None:
+    diffs = compare_runs(load_runs([run_a, run_b]))
+    acc = _by(diffs, "accuracy")
+    assert acc.method == "paired bootstrap (1000, cluster=data.cluster)"
+    assert acc.difference == pytest.approx(acc.other_value - acc.baseline_value)
+    assert acc.ci_low is not None and acc.ci_high is not None
+    assert acc.ci_low <= acc.difference <= acc.ci_high
+    # Run b only changes group "a" (even samples): group "b" differs by exactly zero.
+    same = _by(diffs, "accuracy", "b")
+    assert (same.difference, same.ci_low, same.ci_high) == (0.0, 0.0, 0.0)
+    assert same.reading() == "no clear difference"
+    # The paired interval is narrower than the conservative one from the same two CIs.
+    cons = conservative_interval(
+        (acc.baseline_ci_low, acc.baseline_ci_high), (acc.other_ci_low, acc.other_ci_high)
+    )
+    assert acc.ci_high - acc.ci_low < cons[1] - cons[0]  # type: ignore[operator]
+    spread = _by(diffs, "range")
+    assert spread.method == CONSERVATIVE
+    assert (spread.ci_low, spread.ci_high) == (-1.0, 1.0)
+
+
+def test_compare_different_samples_is_conservative(run_a: Path, tmp_path: Path) -> None:
+    records = toy_records(correct_a)
+    other = write_run(tmp_path / "other", toy_run(records, "model-c", samples_hash="h2"), records)
+    diffs = compare_runs(load_runs([run_a, other]))
+    acc = _by(diffs, "accuracy")
+    assert acc.method == CONSERVATIVE
+    assert acc.difference == 0.0
+    assert acc.ci_low == pytest.approx(acc.other_ci_low - acc.baseline_ci_high)
+    assert acc.ci_high == pytest.approx(acc.other_ci_high - acc.baseline_ci_low)
+
+
+def test_reading() -> None:
+    base = dict(
+        benchmark="b",
+        metric="m",
+        group="",
+        baseline="x",
+        other="y",
+        baseline_value=0.1,
+        baseline_ci_low=0.0,
+        baseline_ci_high=0.2,
+        baseline_n=3,
+        other_value=0.5,
+        other_ci_low=0.4,
+        other_ci_high=0.6,
+        other_n=3,
+        difference=0.4,
+        method=CONSERVATIVE,
+    )
+    assert Difference(**base, ci_low=0.2, ci_high=0.6, higher_is_better=False).reading() == (
+        "higher (worse)"
+    )
+    assert Difference(**base, ci_low=-0.1, ci_high=0.6, higher_is_better=True).reading() == (
+        "no clear difference"
+    )
+    assert Difference(**base, ci_low=None, ci_high=None, higher_is_better=None).reading() == "no CI"
+
+
+def test_duplicate_labels_are_made_unique(run_a: Path, tmp_path: Path) -> None:
+    records = toy_records(correct_a)
+    again = write_run(tmp_path / "again", toy_run(records, "model-a"), records)
+    labels = [r.label for r in load_runs([run_a, again])]
+    assert labels == ["model-a (run-a)", "model-a (again)"]
