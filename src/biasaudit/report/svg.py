@@ -215,6 +215,16 @@ def _x_axis(scale: _Scale, ticks: Sequence[float], top: float, bottom: float, la
     return "".join(out)
 
 
+def _y_grid(scale: _Scale, ticks: Sequence[float], left: float, right: float) -> str:
+    """Horizontal grid lines with tick labels on the left."""
+    return "".join(
+        f'<line x1="{left:.1f}" y1="{scale(t):.1f}" x2="{right:.1f}" y2="{scale(t):.1f}" '
+        f'stroke="#d0d0d0" stroke-width="0.8"/><text x="{left - 6:.1f}" y="{scale(t) + 4:.1f}" '
+        f'text-anchor="end" fill="{INK}">{fmt(t)}</text>'
+        for t in ticks
+    )
+
+
 def _left_margin(labels: Sequence[str], max_chars: int = 34) -> float:
     longest = max((min(len(label), max_chars) for label in labels), default=4)
     return 12 + CHAR_W * longest
@@ -317,13 +327,7 @@ def line_chart(
     )
     out = _open(uid, height, title, desc)
     out.append(_legend(uid, [s.name for s in series], 20, "line"))
-    for tick in nice_ticks(d0, d1):
-        y = y_scale(tick)
-        out.append(
-            f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{right:.1f}" y2="{y:.1f}" '
-            f'stroke="#d0d0d0" stroke-width="0.8"/><text x="{left - 6:.1f}" y="{y + 4:.1f}" '
-            f'text-anchor="end" fill="{INK}">{fmt(tick)}</text>'
-        )
+    out.append(_y_grid(y_scale, nice_ticks(d0, d1), left, right))
     bottom = top + plot_h
     out.append(
         f'<line x1="{left:.1f}" y1="{bottom:.1f}" x2="{right:.1f}" y2="{bottom:.1f}" '
@@ -378,13 +382,7 @@ def histogram(
     desc = ", ".join(f"{b}: {c}" for b, c in zip(bin_labels, counts, strict=True))
     style = series_style(0)
     out = _open(uid, height, title, desc)
-    for tick in ticks:
-        y = y_scale(tick)
-        out.append(
-            f'<line x1="{left:.1f}" y1="{y:.1f}" x2="{right:.1f}" y2="{y:.1f}" '
-            f'stroke="#d0d0d0" stroke-width="0.8"/><text x="{left - 6:.1f}" y="{y + 4:.1f}" '
-            f'text-anchor="end" fill="{INK}">{fmt(tick)}</text>'
-        )
+    out.append(_y_grid(y_scale, ticks, left, right))
     bottom = top + plot_h
     for i, (label, count) in enumerate(zip(bin_labels, counts, strict=True)):
         x = left + step * i

@@ -126,38 +126,23 @@ def _gap_table(rows: Sequence[dict[str, Any]], attribute: str) -> str:
     )
 
 
-def template_sections(result: BenchmarkResult) -> list[Section]:
-    title = "CALM: accuracy per group and template"
-    columns = ["task", "attribute", "template_id", "group", "accuracy", "n"]
+def spread_sections(result: BenchmarkResult, item: str) -> list[Section]:
+    """Per attribute, each group's accuracy over templates (`item` "template_id") or names."""
+    table, label = ("by_template", "template") if item == "template_id" else ("by_name", "name")
+    title = f"CALM: accuracy per group and {label}"
     try:
-        rows = table_rows(result, "by_template", columns)
+        rows = table_rows(result, table, ["task", "attribute", item, "group", "accuracy", "n"])
     except MissingTable as exc:
         return [skipped(title, exc)]
     out = []
     for attribute in dict.fromkeys(str(r["attribute"]) for r in rows):
-        heading = f"CALM ({attribute}): accuracy per group over templates"
-        body = _strip_figure(
-            heading, _collect(rows, attribute, "template_id"), "template"
-        ) + _gap_table(rows, attribute)
+        heading = f"CALM ({attribute}): accuracy per group over {label}s"
+        body = _strip_figure(heading, _collect(rows, attribute, item), label)
+        if item == "template_id":
+            body += _gap_table(rows, attribute)
         out.append(Section(heading, body))
-    return out or [Section(title, html.note("The by_template table is empty."))]
-
-
-def name_sections(result: BenchmarkResult) -> list[Section]:
-    title = "CALM: accuracy per group and name"
-    columns = ["task", "attribute", "group", "name", "accuracy", "n"]
-    try:
-        rows = table_rows(result, "by_name", columns)
-    except MissingTable as exc:
-        return [skipped(title, exc)]
-    out = []
-    for attribute in dict.fromkeys(str(r["attribute"]) for r in rows):
-        heading = f"CALM ({attribute}): accuracy per group over names"
-        out.append(
-            Section(heading, _strip_figure(heading, _collect(rows, attribute, "name"), "name"))
-        )
-    return out or [Section(title, html.note("The by_name table is empty."))]
+    return out or [Section(title, html.note(f"The {table} table is empty."))]
 
 
 def sections(result: BenchmarkResult, records: list[SampleRecord]) -> list[Section]:
-    return [*template_sections(result), *name_sections(result)]
+    return [*spread_sections(result, "template_id"), *spread_sections(result, "name")]
