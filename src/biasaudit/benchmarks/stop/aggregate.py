@@ -58,6 +58,22 @@ def _row(record: SampleRecord) -> _Row:
     )
 
 
+def _success(row: _Row) -> float:
+    return row.correct or 0.0
+
+
+def _sensitivity(row: _Row) -> float:
+    return row.sensitivity or 0.0
+
+
+def _demographic(row: _Row) -> str:
+    return row.demographic
+
+
+def _sub(row: _Row) -> str:
+    return row.sub_demographic
+
+
 def _bootstrap(
     n: int, statistic: Callable[[Sequence[int]], float | None], clusters: Sequence[str], seed: int
 ) -> tuple[float | None, float | None]:
@@ -272,37 +288,23 @@ def aggregate_records(records: Sequence[SampleRecord], seed: int, spread: str = 
             "mean sensitivity per demographic",
             None,
         ),
-        _spread(
-            "P_spread_demographic",
-            scored,
-            lambda r: r.correct or 0.0,
-            lambda r: r.demographic,
-            spread,
-            seed,
-            n_excluded,
-            "spread of the success rate over demographics",
-        ),
-        _spread(
-            "P_spread_sub_demographic",
-            scored,
-            lambda r: r.correct or 0.0,
-            lambda r: r.sub_demographic,
-            spread,
-            seed,
-            n_excluded,
-            "spread of the success rate over sub-demographics",
-        ),
-        _spread(
-            "sensitivity_spread_sub_demographic",
-            scored,
-            lambda r: r.sensitivity or 0.0,
-            lambda r: r.sub_demographic,
-            spread,
-            seed,
-            n_excluded,
-            "spread of the mean sensitivity over sub-demographics",
-        ),
     ]
+    spreads: tuple[tuple[str, str, Callable[[_Row], float], Callable[[_Row], str]], ...] = (
+        ("P_spread_demographic", "success rate over demographics", _success, _demographic),
+        ("P_spread_sub_demographic", "success rate over sub-demographics", _success, _sub),
+        (
+            "sensitivity_spread_sub_demographic",
+            "mean sensitivity over sub-demographics",
+            _sensitivity,
+            _sub,
+        ),
+    )
+    for name, what, value_of, group_of in spreads:
+        metrics.append(
+            _spread(
+                name, scored, value_of, group_of, spread, seed, n_excluded, f"spread of the {what}"
+            )
+        )
     tables = {
         "step_no_rate": _step_table(scored),
         "by_subdemographic": _subdemographic_table(scored),
