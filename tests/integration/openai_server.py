@@ -85,6 +85,10 @@ def start_llama_cpp_server(model_path: Path, n_ctx: int = 2048) -> Iterator[Runn
                     "--host", "127.0.0.1",
                     "--port", str(port),
                     "--n_ctx", str(n_ctx),
+                    # One thread: on a shared, oversubscribed CPU, ggml's spinning worker
+                    # threads made a 2-thread server ~7x slower than a 1-thread one.
+                    "--n_threads", "1",
+                    "--n_threads_batch", "1",
                 ],
                 stdout=sink,
                 stderr=subprocess.STDOUT,

@@ -1,0 +1,119 @@
+"""The openai backend through a faulty proxy: 500s, 429 with Retry-After, stalls past the timeout.
+
+The proxy answers a faulty request itself, without forwarding it, so the server sees the same
+sequence of prompts as on a direct run, and greedy answers must come out identical.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openai_proxy import FaultyProxy
+from openai_server import RunningServer, openai_server  # noqa: F401  (session fixture)
+
+import biasaudit
+from biasaudit.models import load_backend
+from biasaudit.requests import GenerateRequest, GenerationParams
+
+pytestmark = pytest.mark.integration
+
+#: POSTs 0-2 are the start-up probes (chat, completion, echo); the run starts at 3.
+FAULTS = {3: "500", 4: "429", 6: "stall", 7: "500", 8: "500", 10: "429"}
+TIMEOUT = 10.0
+ARGS: dict[str, Any] = {"concurrency": 2, "timeout": TIMEOUT, "max_retries": 4}
+STOP_OPTIONS = {"stop": {"max_tokens": 24}}
+
+
+def exchanges(run_dir: Path) -> dict[str, list[tuple[Any, Any]]]:
+    records = [json.loads(line) for line in (run_dir / "samples.jsonl").open()]
+    return {
+        r["sample_id"]: [(e["request"], e["response"]) for e in r["exchanges"]] for r in records
+    }
+
+
+def run_stop(spec: str, out: Path, limit: int) -> biasaudit.RunResult:
+    return biasaudit.evaluate(
+        "stop",
+        model=spec,
+        model_args=ARGS,
+        options=STOP_OPTIONS,
+        limit=limit,
+        output_dir=out,
+        use_cache=False,
+        progress=False,
+    )
+
+
+def assert_same_run(direct_dir: Path, direct: Any, proxied_dir: Path, proxied: Any) -> None:
+    (plain,), (faulty,) = direct.benchmarks, proxied.benchmarks
+    assert plain.requests_failed == faulty.requests_failed == 0
+    assert plain.requests_sent == faulty.requests_sent
+    assert exchanges(direct_dir) == exchanges(proxied_dir)
+    assert [m.model_dump() for m in plain.metrics] == [m.model_dump() for m in faulty.metrics]
+
+
+def test_stop_run_survives_faults_with_identical_results(
+    openai_server: RunningServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    direct = run_stop(f"openai:smollm2@{openai_server.base_url}", tmp_path / "direct", limit=1)
+    with FaultyProxy(openai_server.base_url, FAULTS, stall_s=TIMEOUT + 5) as proxy:
+        proxied = run_stop(f"openai:smollm2@{proxy.base_url}", tmp_path / "proxied", limit=1)
+    injected = [action for action in proxy.actions() if action != "ok"]
+    assert sorted(injected) == sorted(FAULTS.values())  # every fault was met and retried
+    assert_same_run(tmp_path / "direct", direct, tmp_path / "proxied", proxied)
+
+
+@pytest.mark.slow
+def test_larger_stop_run_with_faults_on_a_cycle(
+    openai_server: RunningServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    faults = {n: ("500", "429", "ok", "500", "ok", "ok", "ok")[n % 7] for n in range(3, 200)}
+    faults[12] = faults[40] = "stall"
+    direct = run_stop(f"openai:smollm2@{openai_server.base_url}", tmp_path / "direct", limit=8)
+    with FaultyProxy(openai_server.base_url, faults, stall_s=TIMEOUT + 5) as proxy:
+        proxied = run_stop(f"openai:smollm2@{proxy.base_url}", tmp_path / "proxied", limit=8)
+    assert "stall" in proxy.actions()
+    assert_same_run(tmp_path / "direct", direct, tmp_path / "proxied", proxied)
+
+
+def test_requests_failing_for_good_come_back_as_errors(openai_server: RunningServer) -> None:  # noqa: F811
+    always_failing = {n: "500" for n in range(3, 50)}
+    with FaultyProxy(openai_server.base_url, always_failing) as proxy:
+        backend = load_backend(f"openai:smollm2@{proxy.base_url}", {"max_retries": 1})
+        try:
+            requests = [
+                GenerateRequest(prompt=f"Item {i}:", params=GenerationParams(max_tokens=2))
+                for i in range(2)
+            ]
+            answers = backend.generate(requests)
+        finally:
+            backend.close()
+    assert all(not a.ok for a in answers)
+    assert all(
+        a.error is not None and "HTTP 500" in a.error and "(after 2 attempts)" in a.error
+        for a in answers
+    )
+    assert proxy.actions()[3:] == ["500"] * 4  # each request: one try + one retry, no more
+
+
+def test_retry_after_is_honoured(openai_server: RunningServer) -> None:  # noqa: F811
+    with FaultyProxy(openai_server.base_url, {3: "429"}, retry_after="2") as proxy:
+        backend = load_backend(f"openai:smollm2@{proxy.base_url}", {"max_retries": 2})
+        try:
+            started = time.monotonic()
+            (answer,) = backend.generate(
+                [GenerateRequest(prompt="Hello", params=GenerationParams(max_tokens=2))]
+            )
+            elapsed = time.monotonic() - started
+        finally:
+            backend.close()
+    assert answer.ok
+    assert proxy.actions()[3:] == ["429", "ok"]
+    # The backoff alone would wait at most 0.5 s before the first retry.
+    assert elapsed >= 2.0
