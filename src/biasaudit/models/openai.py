@@ -198,7 +198,7 @@ def probe_server(
         listed = [str(m.get("id")) for m in listing["data"] if isinstance(m, dict)]
     elif status != 404:
         raise BackendError(f"the server at {url} answered GET /models with HTTP {status}")
-    base = {"model": model, **extra_body}
+    base = {**extra_body, "model": model}
     body: dict[str, Any] = {"messages": [{"role": "user", "content": "Hi"}]}
     path = CHAT_PATH
     if mode == "completions":
@@ -300,7 +300,7 @@ class OpenAIBackend(Backend):
     # -- generation ---------------------------------------------------------------------
 
     def _generate_call(self, request: GenerateRequest) -> tuple[str, dict[str, Any]]:
-        body = {"model": self.model, **self.settings.extra_body, **_sampling(request.params)}
+        body = {**self.settings.extra_body, "model": self.model, **_sampling(request.params)}
         if request.prompt is not None:
             return COMPLETIONS_PATH, {**body, "prompt": request.prompt}
         messages = request.messages or ()
@@ -313,22 +313,32 @@ class OpenAIBackend(Backend):
         calls = [self._generate_call(r) for r in requests]
         results = self.transport.post_many(calls)
         return [
-            _generation_response(result, path == CHAT_PATH)
+            generation_response(result, path == CHAT_PATH)
             for (path, _), result in zip(calls, results, strict=True)
         ]
 
     # -- log-likelihood -----------------------------------------------------------------
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[Response]:
-        base = {"model": self.model, **self.settings.extra_body}
+        base = {**self.settings.extra_body, "model": self.model}
+        todo = [i for i, r in enumerate(requests) if r.continuation]
         calls = [
-            (COMPLETIONS_PATH, {**base, **_echo_body(r.context + r.continuation)}) for r in requests
+            (
+                COMPLETIONS_PATH,
+                {**base, **_echo_body(requests[i].context + requests[i].continuation)},
+            )
+            for i in todo
         ]
-        results = self.transport.post_many(calls)
-        return [_loglikelihood_response(r, res) for r, res in zip(requests, results, strict=True)]
+        responses = [
+            Response(kind=Capability.LOGLIKELIHOOD, error="empty continuation") for _ in requests
+        ]
+        for i, result in zip(todo, self.transport.post_many(calls), strict=True):
+            responses[i] = loglikelihood_response(requests[i], result)
+        return responses
 
 
-def _generation_response(result: CallResult, chat: bool) -> Response:
+def generation_response(result: CallResult, chat: bool) -> Response:
+    """The Response for a chat or completion answer (or the call's error)."""
     if result.error is not None:
         return Response(kind=Capability.GENERATE, error=result.error)
     try:
@@ -343,11 +353,13 @@ def _generation_response(result: CallResult, chat: bool) -> Response:
     )
 
 
-def _loglikelihood_response(request: LoglikelihoodRequest, result: CallResult) -> Response:
+def loglikelihood_response(request: LoglikelihoodRequest, result: CallResult) -> Response:
+    """The Response for an echo answer to ``context + continuation`` (or the call's error).
+
+    As the llama.cpp backends do, trailing spaces of the context count with the continuation.
+    """
     if result.error is not None:
         return Response(kind=Capability.LOGLIKELIHOOD, error=result.error)
-    if not request.continuation:
-        return Response(kind=Capability.LOGLIKELIHOOD, error="empty continuation")
     prompt = request.context + request.continuation
     try:
         echo = EchoedTokens.from_choice(_choice(result))

@@ -6,12 +6,15 @@ from typing import Any
 
 import pytest
 
+from biasaudit.models.openai import generation_response, loglikelihood_response
+from biasaudit.models.openai_http import CallResult
 from biasaudit.models.openai_logprobs import (
     EchoedTokens,
     continuation_indices,
     judge_probe,
     score_continuation,
 )
+from biasaudit.requests import LoglikelihoodRequest
 
 PROMPT = "The capital of France is Paris"
 CONTEXT = "The capital of France is"
@@ -164,3 +167,45 @@ def test_probe_rejects_a_server_that_does_not_echo() -> None:
     assert judge_probe(" Paris", -0.25, EchoedTokens.from_choice(raw), PROMPT, 24) == (
         "the server did not echo the prompt"
     )
+
+
+# -- the backend's responses -------------------------------------------------------------
+
+
+def test_loglikelihood_response_from_an_echo_answer() -> None:
+    request = LoglikelihoodRequest(context="The capital of France is ", continuation="Paris")
+    response = loglikelihood_response(
+        request, CallResult(url="http://h/v1", data={"choices": [answer()]})
+    )
+    # The context's trailing space moves to the continuation: " Paris" is one token.
+    assert (response.logprob, response.n_tokens, response.is_greedy) == (-0.25, 1, True)
+    assert response.token_logprobs == [-0.25]
+
+
+def test_loglikelihood_response_names_the_server_on_a_bad_answer() -> None:
+    request = LoglikelihoodRequest(context="", continuation=PROMPT)
+    response = loglikelihood_response(
+        request, CallResult(url="http://h/v1", data={"choices": [answer()]})
+    )
+    assert response.error is not None and response.error.startswith("http://h/v1: ")
+
+
+@pytest.mark.parametrize(
+    ("data", "chat", "text"),
+    [
+        ({"choices": [{"message": {"content": "Hi"}, "finish_reason": "stop"}]}, True, "Hi"),
+        ({"choices": [{"message": {"content": None}, "finish_reason": "stop"}]}, True, ""),
+        ({"choices": [{"text": " Paris", "finish_reason": "length"}]}, False, " Paris"),
+    ],
+)
+def test_generation_response(data: dict[str, Any], chat: bool, text: str) -> None:
+    response = generation_response(CallResult(url="http://h/v1", data=data), chat)
+    assert response.ok and response.text == text
+
+
+@pytest.mark.parametrize(
+    "data", [{}, {"choices": []}, {"choices": [{"text": 3}]}, {"choices": [{"message": {}}]}]
+)
+def test_malformed_generation_answers_become_errors(data: dict[str, Any]) -> None:
+    response = generation_response(CallResult(url="http://h/v1", data=data), chat=False)
+    assert response.error is not None and "malformed answer" in response.error

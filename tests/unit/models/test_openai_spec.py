@@ -21,7 +21,7 @@ from biasaudit.models.openai import (
     parse_args,
     parse_target,
 )
-from biasaudit.requests import Capability, GenerateRequest, GenerationParams
+from biasaudit.requests import Capability, GenerateRequest, GenerationParams, LoglikelihoodRequest
 
 SECRET = "sk-test-0123456789abcdef"
 
@@ -177,3 +177,8 @@ def test_cli_exits_2_naming_the_url(dead_url: str, data_dir: Path, tmp_path: Pat
     assert result.returncode == 2, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and dead_url in lines[0], result.stderr
+
+
+def test_empty_continuation_is_refused_without_a_call(keyed_backend: OpenAIBackend) -> None:
+    (response,) = keyed_backend.loglikelihood([LoglikelihoodRequest(context="A", continuation="")])
+    assert response.error == "empty continuation"
