@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from biasaudit.metrics import bootstrap_ci
 from biasaudit.results.schema import MetricValue, SampleRecord
@@ -53,6 +54,11 @@ def _close(a: float | None, b: float | None) -> bool:
     if a is None or b is None:
         return a is None and b is None
     return abs(a - b) <= _TOL * max(1.0, abs(a), abs(b))
+
+
+def _near(a: float, b: float) -> bool:
+    """Equal up to the rounding of a differently ordered sum (for screening only)."""
+    return abs(a - b) <= 1e-7 * max(1.0, abs(a), abs(b))
 
 
 def _mean_n(values: Sequence[float | None]) -> tuple[float | None, int]:
@@ -108,6 +114,32 @@ def ci_resamples(metric: MetricValue) -> int:
     return int(found.group(1)) if found else 1000
 
 
+def _fast_cluster_ci(
+    data: npt.NDArray[np.float64],
+    partition: Sequence[int],
+    *,
+    seed: int,
+    n_resamples: int,
+    level: float,
+) -> tuple[float, float] | None:
+    """The percentile CI `bootstrap_ci` gives for the mean, from the same random draws.
+
+    Vectorised over per-cluster sums, so screening many candidate clusterings is cheap; it
+    equals `bootstrap_ci` up to float rounding, and a match is confirmed with the real one.
+    """
+    members = np.asarray(partition)
+    k = int(members.max()) + 1
+    if k < 2:
+        return None
+    sums = np.bincount(members, weights=data, minlength=k)
+    counts = np.bincount(members, minlength=k).astype(np.float64)
+    picks = np.random.default_rng(seed).integers(0, k, size=(n_resamples, k))
+    stats = sums[picks].sum(1) / counts[picks].sum(1)
+    alpha = (1.0 - level) / 2.0
+    low, high = np.quantile(stats, [alpha, 1.0 - alpha])
+    return float(low), float(high)
+
+
 def _reproduces_ci(
     metric: MetricValue,
     members: Sequence[SampleRecord],
@@ -121,7 +153,9 @@ def _reproduces_ci(
     data = np.array([values[i] for i in kept], dtype=np.float64)
     clustered = "cluster" in (metric.ci_method or "")
     candidates: list[str | None] = [*_cluster_fields(members)] if clustered else [None]
+    n_resamples, level = ci_resamples(metric), metric.ci_level
     found: dict[tuple[int, ...], str | None] = {}
+    tried: set[tuple[int, ...]] = set()
     for field_name in candidates:
         labels = None
         if field_name is not None:
@@ -129,15 +163,18 @@ def _reproduces_ci(
             if any(label is None for label in raw):
                 continue
             labels = [str(label) for label in raw]
+        partition = _partition(labels, len(kept))
+        if partition in tried:
+            continue
+        tried.add(partition)
+        fast = _fast_cluster_ci(data, partition, seed=seed, n_resamples=n_resamples, level=level)
+        if fast is None or not (_near(fast[0], metric.ci_low) and _near(fast[1], metric.ci_high)):
+            continue
         low, high = bootstrap_ci(
-            data,
-            seed=seed,
-            clusters=labels,
-            n_resamples=ci_resamples(metric),
-            level=metric.ci_level,
+            data, seed=seed, clusters=labels, n_resamples=n_resamples, level=level
         )
         if _close(low, metric.ci_low) and _close(high, metric.ci_high):
-            found.setdefault(_partition(labels, len(kept)), field_name)
+            found[partition] = field_name
     # Several different clusterings reproducing the CI (possible with few discrete values)
     # leave the clusters unknown.
     if len(found) != 1:
