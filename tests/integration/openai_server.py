@@ -7,6 +7,14 @@ Reuse it from any test module under tests/integration/ with::
 or start one yourself with `start_llama_cpp_server(path)` (a context manager). The server
 runs the embedded SmolLM2-135M-Instruct GGUF, binds 127.0.0.1 on a free port, is waited for
 with a bounded timeout and killed on exit.
+
+Beware when comparing answers: the server keeps the KV cache of the previous prompt, and when
+a prompt repeats the previous one it re-evaluates only its last token, alone. llama.cpp's
+one-token batches take other kernels than longer ones, so those logits differ (by up to 0.8
+here) and a greedy answer can change. Longer shared prefixes are harmless (batches of two or
+more tokens give the same logits however a prompt is split). Either avoid sending the same
+prompt twice in a row, or start the server with ``one_token_batches=True`` (every prompt
+evaluated one token at a time: history-independent, about twice as slow on prompts).
 """
 
 from __future__ import annotations
@@ -72,9 +80,12 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def start_llama_cpp_server(model_path: Path, n_ctx: int = 2048) -> Iterator[RunningServer]:
+def start_llama_cpp_server(
+    model_path: Path, n_ctx: int = 2048, *, one_token_batches: bool = False
+) -> Iterator[RunningServer]:
     """Run ``python -m llama_cpp.server`` on 127.0.0.1 until the block exits."""
     port = free_port()
+    batching = ["--n_batch", "1", "--n_ubatch", "1"] if one_token_batches else []
     with tempfile.TemporaryDirectory(prefix="biasaudit-llama-server-") as tmp:
         log = Path(tmp) / "server.log"
         with log.open("wb") as sink:
@@ -89,6 +100,7 @@ def start_llama_cpp_server(model_path: Path, n_ctx: int = 2048) -> Iterator[Runn
                     # threads made a 2-thread server ~7x slower than a 1-thread one.
                     "--n_threads", "1",
                     "--n_threads_batch", "1",
+                    *batching,
                 ],
                 stdout=sink,
                 stderr=subprocess.STDOUT,

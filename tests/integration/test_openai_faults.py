@@ -117,3 +117,19 @@ def test_retry_after_is_honoured(openai_server: RunningServer) -> None:  # noqa:
     assert proxy.actions()[3:] == ["429", "ok"]
     # The backoff alone would wait at most 0.5 s before the first retry.
     assert elapsed >= 2.0
+
+
+def test_client_errors_are_not_retried(openai_server: RunningServer) -> None:  # noqa: F811
+    """A prompt longer than the server's context is a 400: reported at once, not retried."""
+    too_long = "word " * 3000
+    with FaultyProxy(openai_server.base_url) as proxy:
+        backend = load_backend(f"openai:smollm2@{proxy.base_url}", {"max_retries": 3})
+        try:
+            (answer,) = backend.generate(
+                [GenerateRequest(prompt=too_long, params=GenerationParams(max_tokens=2))]
+            )
+        finally:
+            backend.close()
+    assert answer.error is not None and "HTTP 400" in answer.error
+    assert "attempts" not in answer.error
+    assert len(proxy.log) == 4  # three probes, one attempt

@@ -41,14 +41,8 @@ REQUESTS = [
 
 
 def separate(backend: Backend) -> None:
-    """Send an unrelated prompt, so the next request does not repeat the previous one.
-
-    llama.cpp re-evaluates the last token of a prompt it has just seen on its own, and a
-    one-token batch takes other kernels than a longer one: its logits differ (by up to 0.8
-    for SmolLM2 Q4_1), which can change a greedy answer. Distinct prompts share only
-    prefixes that leave at least two tokens to evaluate, whose logits do not depend on the
-    split.
-    """
+    """Send an unrelated prompt, so the next request does not repeat the previous one
+    (llama.cpp answers a repeated prompt with other logits: see openai_server's docstring)."""
     backend.generate([GenerateRequest(prompt="Zebras", params=GenerationParams(max_tokens=1))])
 
 
