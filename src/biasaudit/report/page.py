@@ -29,9 +29,11 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
-def _render(section: Section, level: int = 3) -> str:
+def _render(section: Section, level: int = 3, scope: str = "") -> str:
+    """A section with a heading; `scope` (a run label) keeps ids unique across runs."""
+    anchor = _slug(f"{scope} {section.title}")
     return (
-        f'<section class="sub" id="{_slug(section.title)}"><h{level}>{escape(section.title)}'
+        f'<section class="sub" id="{anchor}"><h{level}>{escape(section.title)}'
         f"</h{level}>{section.body}</section>"
     )
 
@@ -141,7 +143,7 @@ def _benchmark_html(runs: Sequence[LoadedRun], bench: str) -> str:
         sections = view_sections(result, run.samples(bench))
         label = f'<p class="runlabel">{escape(run.label)}</p>' if len(present) > 1 else ""
         if sections:
-            views.append("<div>" + label + "".join(_render(s, 4) for s in sections) + "</div>")
+            views.append("<div>" + label + "".join(_render(s, 4, run.label) for s in sections) + "</div>")
     if views:
         parts.append(f"<h3>{escape(bench)}: benchmark views</h3>{_columns(views)}")
     samples = [_render(samples_section(run, result), 4) for run, result in present]

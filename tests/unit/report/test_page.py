@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -67,6 +68,8 @@ def test_two_runs_side_by_side(run_a: Path, run_b: Path) -> None:
     assert "model-a: value" in page and "model-b: value" in page
     assert external_references(page) == []
     svgs(page)
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert len(ids) == len(set(ids))
 
 
 def test_write_report(run_a: Path, tmp_path: Path) -> None:
