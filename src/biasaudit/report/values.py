@@ -147,11 +147,12 @@ def _reproduces_ci(
     seed: int,
 ) -> tuple[bool, str | None]:
     """(True, cluster field or None for a plain bootstrap) if the stored CI is reproduced."""
+    clustered = "cluster" in (metric.ci_method or "")
     if metric.ci_low is None or metric.ci_high is None:
-        return True, None
+        # No CI to reproduce: fine for a plain bootstrap, but the clusters stay unknown.
+        return not clustered, None
     kept = [i for i, v in enumerate(values) if v is not None]
     data = np.array([values[i] for i in kept], dtype=np.float64)
-    clustered = "cluster" in (metric.ci_method or "")
     candidates: list[str | None] = [*_cluster_fields(members)] if clustered else [None]
     n_resamples, level = ci_resamples(metric), metric.ci_level
     found: dict[tuple[int, ...], str | None] = {}

@@ -43,6 +43,8 @@ def test_identify_cluster_candidates() -> None:
     for r in records:  # the same grouping under another name is not ambiguous
         r.data["cluster_copy"] = "k" + r.data["cluster"]
     assert identify(accuracy, records, SEED).cluster_field == "data.cluster"  # type: ignore[union-attr]
+    no_ci = accuracy.model_copy(update={"ci_low": None, "ci_high": None})
+    assert identify(no_ci, records, SEED) is None  # clustered, but no CI to find clusters by
     for r in records:  # without the field the CI was clustered by, nothing reproduces it
         del r.data["cluster"], r.data["cluster_copy"]
     assert identify(accuracy, records, SEED) is None
