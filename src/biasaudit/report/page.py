@@ -143,7 +143,8 @@ def _benchmark_html(runs: Sequence[LoadedRun], bench: str) -> str:
         sections = view_sections(result, run.samples(bench))
         label = f'<p class="runlabel">{escape(run.label)}</p>' if len(present) > 1 else ""
         if sections:
-            views.append("<div>" + label + "".join(_render(s, 4, run.label) for s in sections) + "</div>")
+            rendered = "".join(_render(s, 4, run.label) for s in sections)
+            views.append(f"<div>{label}{rendered}</div>")
     if views:
         parts.append(f"<h3>{escape(bench)}: benchmark views</h3>{_columns(views)}")
     samples = [_render(samples_section(run, result), 4) for run, result in present]
