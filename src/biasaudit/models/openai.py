@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal
 import httpx
 from pydantic import BaseModel, ConfigDict, Field
 
-from biasaudit.errors import BackendError
+from biasaudit.errors import BackendError, CapabilityError
 from biasaudit.models.base import Backend
 from biasaudit.models.openai_http import CallResult, RetryPolicy, Transport, make_redactor
 from biasaudit.models.openai_logprobs import EchoedTokens, judge_probe, score_continuation
@@ -320,6 +320,11 @@ class OpenAIBackend(Backend):
     # -- log-likelihood -----------------------------------------------------------------
 
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[Response]:
+        if Capability.LOGLIKELIHOOD not in self.capabilities:
+            raise CapabilityError(
+                f"backend 'openai' does not support loglikelihood with this server: "
+                f"{self.identity()['loglikelihood']}"
+            )
         base = {**self.settings.extra_body, "model": self.model}
         todo = [i for i, r in enumerate(requests) if r.continuation]
         calls = [
