@@ -58,7 +58,7 @@ def headline_section(runs: Sequence[LoadedRun], bench: str) -> Section:
             else:
                 row += [
                     metric.value,
-                    html.ci_text(metric.ci_low, metric.ci_high),
+                    html.ci_text(metric.ci_low, metric.ci_high, metric.ci_level),
                     metric.n,
                     metric.n_excluded,
                 ]
@@ -69,7 +69,7 @@ def headline_section(runs: Sequence[LoadedRun], bench: str) -> Section:
     methods = sorted({m.ci_method for _, b in present for m in b.metrics if m.ci_method})
     body = html.table(columns, rows, caption=f"{bench}: headline metrics")
     if methods:
-        body += html.note("CI methods: " + "; ".join(methods) + ". Level: 95% unless stated.")
+        body += html.note("CI methods: " + "; ".join(methods) + ".")
     return Section(f"{bench}: headline metrics", body)
 
 
@@ -138,7 +138,7 @@ def group_chart(runs: Sequence[LoadedRun], bench: str, name: str) -> str | None:
         columns += [f"{prefix}value", f"{prefix}95% CI", f"{prefix}n"]
         for row, pick in zip(rows, picked, strict=True):
             row += (
-                [pick.value, html.ci_text(pick.ci_low, pick.ci_high), pick.n]
+                [pick.value, html.ci_text(pick.ci_low, pick.ci_high, metric.ci_level), pick.n]
                 if pick
                 else [None, None, None]
             )

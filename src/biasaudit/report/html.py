@@ -25,8 +25,12 @@ def cell(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
-def ci_text(low: float | None, high: float | None) -> str:
-    return "–" if low is None or high is None else f"[{fmt(low)}, {fmt(high)}]"
+def ci_text(low: float | None, high: float | None, level: float = 0.95) -> str:
+    """ "[low, high]", with the level appended when it is not the 95% the headers state."""
+    if low is None or high is None:
+        return "–"
+    suffix = "" if abs(level - 0.95) < 1e-9 else f" ({level:.0%})"
+    return f"[{fmt(low)}, {fmt(high)}]{suffix}"
 
 
 def table(

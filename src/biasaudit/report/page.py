@@ -58,7 +58,11 @@ def _overview(runs: Sequence[LoadedRun]) -> str:
             result = run.benchmark(bench)
             metric = next((m for m in result.metrics if m.name == name), None) if result else None
             row += (
-                [metric.value, html.ci_text(metric.ci_low, metric.ci_high), metric.n]
+                [
+                    metric.value,
+                    html.ci_text(metric.ci_low, metric.ci_high, metric.ci_level),
+                    metric.n,
+                ]
                 if metric
                 else [None, None, None]
             )
@@ -110,7 +114,7 @@ def comparison_html(runs: Sequence[LoadedRun], diffs: Sequence[Difference]) -> s
                 other.label,
                 "95% CI",
                 "difference",
-                "95% CI of difference",
+                "interval of difference",
                 "method",
                 "reading",
             ]
