@@ -151,30 +151,32 @@ def _echo_body(prompt: str) -> dict[str, Any]:
     return {"prompt": prompt, "max_tokens": 1, "temperature": 0.0, "logprobs": 1, "echo": True}
 
 
+def _post_for_logprobs(
+    transport: Transport, url: str, body: dict[str, Any], label: str
+) -> EchoedTokens:
+    """POST to /completions and read the answer's logprobs; ValueError says what failed."""
+    result = transport.post(url, COMPLETIONS_PATH, body)
+    if result.error is not None:
+        raise ValueError(f"{label} failed: {result.error}")
+    try:
+        return EchoedTokens.from_choice(_choice(result))
+    except ValueError as exc:
+        raise ValueError(f"{label}: {exc}") from None
+
+
 def _probe_loglikelihood(transport: Transport, url: str, base: dict[str, Any]) -> str | None:
     """Generate one greedy token after PROBE_TEXT, echo text + token, compare log-probs."""
-    generated = transport.post(
-        url,
-        COMPLETIONS_PATH,
-        {**base, "prompt": PROBE_TEXT, "max_tokens": 1, "temperature": 0.0, "logprobs": 1},
-    )
-    if generated.error is not None:
-        return f"/completions failed: {generated.error}"
+    greedy = {"prompt": PROBE_TEXT, "max_tokens": 1, "temperature": 0.0, "logprobs": 1}
     try:
-        first = EchoedTokens.from_choice(_choice(generated))
+        first = _post_for_logprobs(transport, url, {**base, **greedy}, "/completions")
+        if not first.tokens or first.logprobs[0] is None:
+            return "/completions returns no log-prob for the generated token"
+        token, logprob = first.tokens[0], float(first.logprobs[0])
+        prompt = PROBE_TEXT + token
+        echo_body = {**base, **_echo_body(prompt)}
+        echo = _post_for_logprobs(transport, url, echo_body, "/completions with echo")
     except ValueError as exc:
-        return f"/completions: {exc}"
-    if not first.tokens or first.logprobs[0] is None:
-        return "/completions returns no log-prob for the generated token"
-    token, logprob = first.tokens[0], float(first.logprobs[0])
-    prompt = PROBE_TEXT + token
-    echoed = transport.post(url, COMPLETIONS_PATH, {**base, **_echo_body(prompt)})
-    if echoed.error is not None:
-        return f"/completions with echo failed: {echoed.error}"
-    try:
-        echo = EchoedTokens.from_choice(_choice(echoed))
-    except ValueError as exc:
-        return f"/completions with echo: {exc}"
+        return str(exc)
     return judge_probe(token, logprob, echo, prompt, len(PROBE_TEXT))
 
 
