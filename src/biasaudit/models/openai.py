@@ -195,11 +195,11 @@ def probe_server(
             f"the server at {url} refused the API key (HTTP {status}); set the variable "
             f"named by api_key_env"
         )
-    listed = None
-    if status == 200 and isinstance(listing, dict) and isinstance(listing.get("data"), list):
-        listed = [str(m.get("id")) for m in listing["data"] if isinstance(m, dict)]
-    elif status != 404:
+    if status not in (200, 404):
         raise BackendError(f"the server at {url} answered GET /models with HTTP {status}")
+    listed = None
+    if isinstance(listing, dict) and isinstance(listing.get("data"), list):
+        listed = [str(m.get("id")) for m in listing["data"] if isinstance(m, dict)]
     base = {**extra_body, "model": model}
     body: dict[str, Any] = {"messages": [{"role": "user", "content": "Hi"}]}
     path = CHAT_PATH
