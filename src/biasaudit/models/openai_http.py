@@ -144,7 +144,13 @@ class _LoopThread:
         self._thread.start()
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result()
+        """Run `coroutine` on the loop and wait; an interrupt (Ctrl-C) cancels it there."""
+        future = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()
+            raise
 
     def stop(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)
