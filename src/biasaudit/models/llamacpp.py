@@ -82,7 +82,6 @@ class GGUFBackend(Backend):
         transcript: bool = False,
         batch_size: int = 8,
         label: str | None = None,
-        prompt_cache_mb: int = 0,
     ) -> None:
         path = Path(model_path).expanduser()
         if not path.is_file():
@@ -92,10 +91,6 @@ class GGUFBackend(Backend):
         self.n_threads = n_threads
         self.chat_as_transcript = transcript
         self.batch_size = batch_size
-        #: >0: keep generation states in a RAM cache of this size, keyed by token prefix, so a
-        #: multi-turn conversation (STOP) resumes from its previous turn's state instead of
-        #: re-reading the whole history (measured 1.8x less CPU on STOP).
-        self.prompt_cache_mb = prompt_cache_mb
         self.label = label or path.name
         self.capabilities = self.possible_capabilities
         self._generator: Any = None
@@ -148,10 +143,6 @@ class GGUFBackend(Backend):
     def generator(self) -> Any:
         if self._generator is None:
             self._generator = self._load(logits_all=False)
-            if self.prompt_cache_mb > 0:
-                from llama_cpp import LlamaRAMCache
-
-                self._generator.set_cache(LlamaRAMCache(capacity_bytes=self.prompt_cache_mb << 20))
         return self._generator
 
     @property
@@ -277,7 +268,7 @@ def _sampling_args(params: GenerationParams) -> dict[str, Any]:
 
 
 def _llama_args(args: dict[str, Any]) -> dict[str, Any]:
-    known = {"n_ctx", "n_threads", "batch_size", "transcript", "prompt_cache_mb"}
+    known = {"n_ctx", "n_threads", "batch_size", "transcript"}
     unknown = sorted(set(args) - known)
     if unknown:
         raise BackendError(
