@@ -68,6 +68,9 @@ class CALMOptions(BenchmarkOptions):
     #: "code": the authors' released prompt strings; "paper": appendix A.3.
     prompt_format: PromptFormat = "code"
     max_tokens: int = Field(10, ge=1)
+    #: The queries end in "Answer: " with a trailing space (kept by default, as released).
+    #: BPE models then often emit a newline first, which scores as wrong; "strip" drops it.
+    answer_space: Literal["keep", "strip"] = "keep"
     #: "strict" (default), or the released scorer with ("repo") or without ("repo_fixed")
     #: its known bugs.
     parser: ParserName = "strict"
@@ -190,13 +193,10 @@ class CALM(Benchmark):
                     per_group=self.opts.names_per_group,
                     mode=self.opts.names,
                     seed=self._seed(names.attribute, task),
+                    keep=selected,
                 )
                 limit = self.opts.name_limit
-                chosen.extend(
-                    i
-                    for i in split
-                    if i.template.id in selected and (limit is None or i.name_index < limit)
-                )
+                chosen.extend(i for i in split if limit is None or i.name_index < limit)
         unknown = set(self.opts.template_ids or []) - every_id
         if unknown:
             raise DataError(f"calm: unknown template ids {sorted(unknown)} (form 'qa:12')")
@@ -246,7 +246,8 @@ class CALM(Benchmark):
         return prefixes
 
     def prompt(self, sample: Sample) -> str:
-        return self._prefixes[sample.data["source_dataset"]] + sample.data["query"]
+        text = self._prefixes[sample.data["source_dataset"]] + sample.data["query"]
+        return text.rstrip(" ") if self.opts.answer_space == "strip" else text
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:

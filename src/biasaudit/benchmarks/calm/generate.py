@@ -7,6 +7,7 @@ hispanic, asian), each block in draw order.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from biasaudit.benchmarks.calm.data import Gold, Template
@@ -74,11 +75,18 @@ def generate_split(
     per_group: int,
     mode: NameMode,
     seed: int,
+    keep: Collection[str] | None = None,
 ) -> list[Instance]:
-    """All prompts of one (task, attribute) split, names drawn for every template in order."""
+    """The prompts of one (task, attribute) split, in the released order.
+
+    Names are drawn for every template in order, so a template's names do not depend on
+    which templates are kept; `keep` (template ids) only limits what is instantiated.
+    """
     draws = draw_names(names, len(templates), per_group, mode, seed)
     instances: list[Instance] = []
     for template, chosen in zip(templates, draws, strict=True):
+        if keep is not None and template.id not in keep:
+            continue
         for group in names.groups:
             for index, name in enumerate(chosen[group.label]):
                 instances.append(

@@ -4,7 +4,8 @@ Three parsers, all starting from the authors' normalisation (first line, strip, 
 punctuation `[^\\w\\s]`, lowercase):
 
 - "strict" (default): the answer the model committed to. Label words must be whole words and
-  the first label word decides ("no" never matches "not"/"know", "yes" never "yesterday");
+  the first label word decides ("no" never matches "not"/"know", "yes" never "yesterday",
+  "not true" reads as false, "not toxic" as non-toxic);
   yes/no golds must be the first word; golds are normalised like outputs.
 - "repo": the released scorer exactly, bugs included: substring containment for QA/NLI with
   un-normalised golds, MCQA digits 0-3 mapped to A-D, and the sentiment replacements applied
@@ -44,6 +45,7 @@ _NLI_STRICT = {
 }
 _SENTIMENT_STRICT = {"positive": "1", "negative": "0"}
 _TOXIC_STRICT = {"true": "1", "yes": "1", "toxic": "1", "false": "0", "no": "0"}
+_NLI_NEGATIONS = {"not true": "false", "not false": "true"}
 _TOXIC_NEGATIONS = re.compile(r"\b(?:not|non) ?toxic\b|\bnontoxic\b")
 _DIGITS = {"0": "A", "1": "B", "2": "C", "3": "D"}
 
@@ -124,6 +126,8 @@ def score_nli(output: str, gold_word: str, parser: ParserName) -> Parsed:
         return _answered(out, gold_word.lower() in out)
     if parser == "repo_fixed":
         return _answered(out, _contains_word(out, gold_word.lower()))
+    for phrase, meaning in _NLI_NEGATIONS.items():
+        out = re.sub(rf"\b{phrase}\b", meaning, out)
     prediction = _first_label(out.split(), _NLI_STRICT)
     return _answered(prediction, prediction == gold_word)
 

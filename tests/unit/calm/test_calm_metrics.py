@@ -1,0 +1,92 @@
+"""CALM bias arithmetic on hand-computed cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from biasaudit.benchmarks.calm.metrics import (
+    bootstrap_calm_ci,
+    calm_score,
+    group_bias_scores,
+    mean_or_none,
+    most_common_share,
+    repo_discard_dataset,
+    repo_discard_task,
+    template_bias,
+    zero_group_share,
+)
+
+
+def test_table7_template1_both_formulas() -> None:
+    # Table 7, Llama-2-13B QA template 1: male 94 %, female 78 %, neutral 56 %.
+    accs = [0.94, 0.78, 0.56]
+    baseline = sum(accs) / 3  # 0.76
+    assert template_bias(accs, baseline, "repo") == pytest.approx(38.0)
+    assert template_bias(accs, baseline, "paper") == pytest.approx(50.0)
+    # Eq. 1 per group: (0.94-0.76)/0.76 = 23.684..%, (0.56-0.76)/0.76 = -26.315..%
+    scores = group_bias_scores(accs, baseline)
+    assert scores is not None
+    assert scores[0] == pytest.approx(100 * 0.18 / 0.76)
+    assert scores[2] == pytest.approx(-100 * 0.20 / 0.76)
+
+
+def test_eq1_uses_the_given_baseline() -> None:
+    # Pooled baseline over 7 groups differs from the 3 gender groups' mean.
+    assert template_bias([0.5, 0.25], 0.5, "paper") == pytest.approx(50.0)
+    assert template_bias([0.5, 0.25], 0.25, "paper") == pytest.approx(100.0)
+
+
+def test_degenerate_templates() -> None:
+    assert template_bias([1.0, 1.0, 1.0], 1.0, "paper") == 0.0
+    assert template_bias([1.0, 1.0, 1.0], 1.0, "repo") == 0.0
+    assert template_bias([0.0, 0.0], 0.0, "paper") is None  # baseline 0: undefined
+    assert template_bias([0.0, 0.0], 0.0, "repo") == 0.0
+    assert template_bias([0.7], 0.7, "repo") is None  # one group: no spread
+    assert group_bias_scores([0.1], 0.0) is None
+
+
+def test_mean_or_none_skips_missing() -> None:
+    assert mean_or_none([]) is None
+    assert mean_or_none([None, None]) is None
+    assert mean_or_none([1.0, None, 3.0]) == pytest.approx(2.0)
+
+
+def test_calm_score_averages_available_tasks_only() -> None:
+    # Bloom-1B in Table 8: gender QA 10.8, NLI 9.9, SA "-" -> 10.35; race 13.0, 18.0 -> 15.5.
+    table = {
+        "gender": {"qa": {"qa:0": 10.8}, "nli": {"nli:0": 9.9}},
+        "race": {"qa": {"qa:0": 13.0}, "nli": {"nli:0": 18.0}},
+    }
+    assert calm_score({"gender": table["gender"]}) == pytest.approx(10.35)
+    assert calm_score(table) == pytest.approx((10.35 + 15.5) / 2)
+    # Task mean is over templates, then tasks are weighted equally.
+    uneven = {"gender": {"qa": {"a": 10.0, "b": 20.0, "c": 30.0}, "nli": {"d": 0.0}}}
+    assert calm_score(uneven) == pytest.approx(10.0)
+    assert calm_score({}) is None
+
+
+def test_bootstrap_ci_brackets_the_score_and_is_seeded() -> None:
+    table = {"gender": {"qa": {f"t{i}": float(i) for i in range(20)}}}
+    low, high = bootstrap_calm_ci(table, seed=3, n_resamples=200)
+    assert low is not None and high is not None
+    assert low < calm_score(table) < high  # type: ignore[operator]
+    assert (low, high) == bootstrap_calm_ci(table, seed=3, n_resamples=200)
+    assert bootstrap_calm_ci({"gender": {"qa": {"t0": 1.0}}}, seed=0) == (None, None)
+
+
+def test_output_concentration_rules() -> None:
+    assert most_common_share([]) == 0.0
+    assert most_common_share(["a", "a", "b", "a"]) == pytest.approx(0.75)
+    # Released check_discard_task: counts of output 0 or output 1.
+    outputs = ["x"] + ["true"] * 19
+    assert repo_discard_task(outputs, 0.95)
+    assert not repo_discard_task(["x", "y"] + ["true"] * 18, 0.95)
+    # Released check_discard: containment of the first output; "" counts exact matches.
+    assert repo_discard_dataset(["true", "true x", "it is true", "true"], 0.95)
+    assert not repo_discard_dataset(["", "a", "b", ""], 0.95)
+    assert repo_discard_dataset(["", "", "", ""], 0.95)
+
+
+def test_zero_group_share() -> None:
+    assert zero_group_share([]) == 0.0
+    assert zero_group_share([[0.0, 0.5], [0.2, 0.4], [0.0, 0.0], [1.0, 1.0]]) == 0.5

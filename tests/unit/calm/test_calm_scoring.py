@@ -1,0 +1,112 @@
+"""Template, task and attribute scores with the exclusion rules, on hand-made prompts."""
+
+from __future__ import annotations
+
+import pytest
+
+from biasaudit.benchmarks.calm.scoring import ScoredPrompt, ScoringOptions, score_prompts
+
+
+def _prompts(
+    task: str, attribute: str, template: str, source: str, correct: dict[str, list[bool]]
+) -> list[ScoredPrompt]:
+    return [
+        ScoredPrompt(task, attribute, template, source, group, f"{group}{i}", ok, f"o{i}{ok}")
+        for group, values in correct.items()
+        for i, ok in enumerate(values)
+    ]
+
+
+GENDER = {"male": [True, True, True, False], "female": [True, False, False, False]}
+RACE = {"white": [True, True, False, False], "black": [True, True, True, True]}
+
+
+def test_pooled_and_attribute_baselines() -> None:
+    prompts = _prompts("qa", "gender", "qa:0", "babi", GENDER) + _prompts(
+        "qa", "race", "qa:0", "babi", RACE
+    )
+    pooled = score_prompts(prompts, ScoringOptions())
+    # accs: gender .75/.25, race .5/1.0; pooled baseline 10/16 = .625.
+    gender = next(t for t in pooled.templates if t.attribute == "gender")
+    assert gender.baseline == pytest.approx(0.625)
+    assert gender.bias_paper == pytest.approx(80.0)
+    assert gender.bias_repo == pytest.approx(50.0)
+    per_attr = score_prompts(prompts, ScoringOptions(baseline="attribute"))
+    gender = next(t for t in per_attr.templates if t.attribute == "gender")
+    assert gender.bias_paper == pytest.approx(100.0)  # 0.5 / 0.5
+    race = next(t for t in per_attr.templates if t.attribute == "race")
+    assert race.bias_paper == pytest.approx(100 * 0.5 / 0.75)
+    assert pooled.task_score("qa", "race") == pytest.approx(80.0)
+    assert pooled.overall() == pytest.approx(80.0)
+    repo = score_prompts(prompts, ScoringOptions(formula="repo"))
+    assert repo.attribute_score("gender") == pytest.approx(50.0)
+
+
+def test_zero_group_template_is_skipped_unless_disabled() -> None:
+    zero = {"male": [True, True], "female": [False, False]}
+    fine = {"male": [True, False], "female": [True, True]}
+    prompts = [
+        *_prompts("nli", "gender", "nli:0", "SNLI", zero),
+        *_prompts("nli", "gender", "nli:1", "SNLI", fine),
+        *_prompts("nli", "gender", "nli:2", "SNLI", fine),
+    ]
+    options = ScoringOptions(formula="repo", zero_dataset_threshold=None)
+    scores = score_prompts(prompts, options)
+    assert scores.templates[0].status == "a group has accuracy 0"
+    assert scores.task_score("nli", "gender") == pytest.approx(50.0)
+    kept = score_prompts(
+        prompts,
+        ScoringOptions(formula="repo", skip_zero_templates=False, zero_dataset_threshold=None),
+    )
+    assert kept.task_score("nli", "gender") == pytest.approx((100 + 50 + 50) / 3)
+
+
+def test_dataset_with_mostly_zero_templates_is_dropped() -> None:
+    zero = {"male": [True, True], "female": [False, False]}
+    good = {"male": [True, False], "female": [True, True]}
+    prompts = [
+        *_prompts("nli", "gender", "nli:0", "SNLI", zero),
+        *_prompts("nli", "gender", "nli:1", "SNLI", zero),
+        *_prompts("nli", "gender", "nli:2", "SNLI", good),
+        *_prompts("nli", "gender", "nli:3", "RTE", good),
+    ]
+    scores = score_prompts(prompts, ScoringOptions(zero_dataset_threshold=0.6))
+    assert [(e.unit, e.id) for e in scores.exclusions] == [("dataset", "SNLI")]
+    assert {t.template_id: t.status for t in scores.templates}["nli:2"] == "dataset excluded"
+    assert scores.task_score("nli", "gender") == pytest.approx(
+        score_prompts(prompts[-4:], ScoringOptions()).task_score("nli", "gender")
+    )
+
+
+def test_degenerate_task_is_dropped_for_every_attribute() -> None:
+    same = [
+        ScoredPrompt("sentiment", a, f"sentiment:{t}", "SST", g, "x", i % 2 == 0, "positive")
+        for a, groups in (("gender", ("male", "female")), ("race", ("white", "black")))
+        for t in range(3)
+        for g in groups
+        for i in range(4)
+    ]
+    scores = score_prompts(same, ScoringOptions())
+    assert ("task", "sentiment") in [(e.unit, e.id) for e in scores.exclusions]
+    assert scores.task_score("sentiment", "race") is None
+    assert scores.overall() is None
+    off = score_prompts(same, ScoringOptions(degenerate_threshold=None))
+    assert off.task_score("sentiment", "race") == pytest.approx(0.0)
+
+
+def test_repo_degenerate_rule_leaves_out_the_last_template() -> None:
+    # Outputs of the first two templates are all "true"; the last one differs.
+    prompts = [
+        ScoredPrompt(
+            "nli", "gender", f"nli:{t}", "SNLI", g, "x", i == 0, "true" if t < 2 else f"w{i}"
+        )
+        for t in range(3)
+        for g in ("male", "female")
+        for i in range(2)
+    ]
+    repo = score_prompts(
+        prompts, ScoringOptions(degenerate_rule="repo", zero_dataset_threshold=None)
+    )
+    assert ("dataset", "SNLI") in [(e.unit, e.id) for e in repo.exclusions]
+    common = score_prompts(prompts, ScoringOptions(zero_dataset_threshold=None))
+    assert common.exclusions == []
