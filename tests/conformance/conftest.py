@@ -1,0 +1,82 @@
+"""Fixtures of the backend conformance suite: tiny local models and a pool of backends.
+
+Every backend is created once per session (some take tens of seconds to load) and closed at
+the end; checks get it through the parametrized `backend` fixture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from biasaudit.models.base import Backend
+from conformance import tiny_models
+from conformance.backends import CASES, BackendCase
+
+
+@pytest.fixture(scope="session")
+def tiny_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tiny-models")
+
+
+@pytest.fixture(scope="session")
+def tiny_tokenizer() -> Any:
+    return tiny_models.real_tokenizer()
+
+
+@pytest.fixture(scope="session")
+def tiny_masked_lm(tiny_dir: Path, tiny_tokenizer: Any) -> Path:
+    return tiny_models.build_masked_lm(tiny_dir / "bert-mlm", tiny_tokenizer)
+
+
+@pytest.fixture(scope="session")
+def tiny_classifier(tiny_dir: Path, tiny_tokenizer: Any) -> Path:
+    return tiny_models.build_classifier(tiny_dir / "bert-nli", tiny_tokenizer)
+
+
+@pytest.fixture(scope="session")
+def tiny_causal_lm(tiny_dir: Path, tiny_tokenizer: Any) -> Path:
+    return tiny_models.build_causal_lm(tiny_dir / "llama-chat", tiny_tokenizer, chat_template=True)
+
+
+@pytest.fixture(scope="session")
+def tiny_base_lm(tiny_dir: Path, tiny_tokenizer: Any) -> Path:
+    return tiny_models.build_causal_lm(tiny_dir / "llama-base", tiny_tokenizer, chat_template=False)
+
+
+@pytest.fixture(scope="session")
+def tiny_sentence_transformer(tiny_dir: Path, tiny_masked_lm: Path) -> Path:
+    return tiny_models.build_sentence_transformer(tiny_dir / "st", tiny_masked_lm)
+
+
+class BackendPool:
+    """Backends created on first use and shared by every test of the session."""
+
+    def __init__(self, request: pytest.FixtureRequest) -> None:
+        self.request = request
+        self.backends: dict[str, Backend] = {}
+
+    def get(self, case: BackendCase) -> Backend:
+        if case.id not in self.backends:
+            self.backends[case.id] = case.make(self.request)
+        return self.backends[case.id]
+
+    def close(self) -> None:
+        for backend in self.backends.values():
+            backend.close()
+
+
+@pytest.fixture(scope="session")
+def backend_pool(request: pytest.FixtureRequest) -> Iterator[BackendPool]:
+    pool = BackendPool(request)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(params=[case.param() for case in CASES])
+def backend(request: pytest.FixtureRequest, backend_pool: BackendPool) -> Backend:
+    case: BackendCase = request.param
+    return backend_pool.get(case)
