@@ -20,6 +20,7 @@ from biasaudit.errors import BiasauditError
 COMMAND_MODULES: list[str] = [
     "biasaudit.benchmarks.stop.cli",
     "biasaudit.benchmarks.cobias.cli",
+    "biasaudit.benchmarks.calm.cli",
     "biasaudit.report.cli",
 ]
 

@@ -9,10 +9,11 @@ from typing import TypeVar
 T = TypeVar("T")
 
 
-def allocate(counts: dict[str, int], k: int) -> dict[str, int]:
+def allocate(counts: dict[str, int], k: int, rng: random.Random | None = None) -> dict[str, int]:
     """Split `k` picks over strata proportionally to their sizes (largest remainder).
 
-    Every stratum gets at least one pick when `k` allows it; no stratum gets more than it has.
+    Every stratum gets at least one pick when `k` allows it; no stratum gets more than it
+    has. Ties of the remainder are broken by `rng` (else by stratum order).
     """
     total = sum(counts.values())
     k = min(k, total)
@@ -25,7 +26,9 @@ def allocate(counts: dict[str, int], k: int) -> dict[str, int]:
     quotas = {s: remaining * room[s] / room_total if room_total else 0.0 for s in counts}
     shares = {s: base[s] + int(q) for s, q in quotas.items()}
     leftover = k - sum(shares.values())
-    order = sorted(counts, key=lambda s: (-(quotas[s] - int(quotas[s])), list(counts).index(s)))
+    names = list(counts)
+    tiebreak = {s: rng.random() if rng is not None else names.index(s) for s in names}
+    order = sorted(names, key=lambda s: (-(quotas[s] - int(quotas[s])), tiebreak[s]))
     for s in order:
         if leftover == 0:
             break
@@ -40,8 +43,8 @@ def stratified_sample(items: Sequence[T], strata: Sequence[str], k: int, seed: s
     groups: dict[str, list[int]] = {}
     for index, stratum in enumerate(strata):
         groups.setdefault(stratum, []).append(index)
-    shares = allocate({s: len(v) for s, v in groups.items()}, k)
     rng = random.Random(seed)
+    shares = allocate({s: len(v) for s, v in groups.items()}, k, rng)
     chosen: set[int] = set()
     for stratum, indices in groups.items():
         chosen.update(rng.sample(indices, shares[stratum]))
