@@ -169,3 +169,17 @@ def test_ensemble_averages_tau_before_cv(tmp_path: Path, data_dir: Path) -> None
     # averaged tau: x = (2 + 6) / 2 = 4, versions 6 and 2 -> cv = (4 + 4) / 2 / 4 x 100 = 100
     assert rows["s1"][3] == pytest.approx(100.0)
     assert rows["s5"][2] is None
+
+
+def test_ratings_option_attaches_mean_human_ratings(tmp_path: Path, data_dir: Path) -> None:
+    ratings = tmp_path / "ratings.csv"
+    ratings.write_text("id,Annotator 1,Annotator 2\ns1,2,4\ns3,5,\n")
+    run = _run(tmp_path, f"replay:{_replay_pll(tmp_path)}", "run", ratings=str(ratings))
+    samples = {
+        s["sample_id"]: s for s in map(json.loads, (tmp_path / "run" / "samples.jsonl").open())
+    }
+    assert samples["s1"]["data"]["human_rating"] == 3.0
+    assert samples["s3"]["data"]["human_rating"] == 5.0
+    assert "human_rating" not in samples["s2"]["data"]
+    human = run.benchmark("cobias").metric("spearman_human")
+    assert human.n == 2 and human.value is None  # too few statements for a correlation

@@ -69,6 +69,9 @@ class COBIASOptions(BenchmarkOptions):
     #: "human-rated": the 500 statements the authors rated (only for the released dataset);
     #: "auto" picks it for the released dataset and "all" for any other.
     subset: Literal["auto", "all", "human-rated"] = "auto"
+    #: Human Likert ratings (CSV: id, Annotator N columns; pinned key or path) to correlate
+    #: with the scores; default: the authors' ratings for subset=human-rated, else none.
+    ratings: str | None = None
     #: Keep statements whose id starts with this (e.g. "wg_" in processed_combined.csv).
     id_prefix: str | None = None
     #: Versions per statement (the paper's n = 35); None keeps all.
@@ -145,10 +148,13 @@ class COBIAS(Benchmark):
         return "human-rated" if self.options.dataset == DATASET_KEY else "all"
 
     def data_keys(self) -> list[str]:
-        keys = [k for k in (self.options.dataset, self.options.contexts) if is_pinned(k)]
-        if self._subset() == "human-rated":
-            keys.append(RATINGS_KEY)
-        return keys
+        names = (self.options.dataset, self.options.contexts, self._ratings_source())
+        return [k for k in names if k is not None and is_pinned(k)]
+
+    def _ratings_source(self) -> str | None:
+        if self.options.ratings is not None:
+            return self.options.ratings
+        return RATINGS_KEY if self._subset() == "human-rated" else None
 
     def prompt_template_ids(self) -> list[str]:
         return [f"tau-{self.estimator}-{self.options.granularity}"]
@@ -171,9 +177,9 @@ class COBIAS(Benchmark):
             opts.selection,
             opts.selection_seed,
         )
-        ratings: dict[str, float] | None = None
-        if self._subset() == "human-rated":
-            ratings = read_ratings(self.store.path(RATINGS_KEY)).means()
+        source = self._ratings_source()
+        ratings = read_ratings(resolve(source, self.store)).means() if source else None
+        if self._subset() == "human-rated" and ratings is not None:
             statements = [s for s in statements if s.id in ratings]
         if opts.id_prefix is not None:
             statements = [s for s in statements if s.id.startswith(opts.id_prefix)]
