@@ -15,9 +15,10 @@ from typing import ClassVar, Literal
 import numpy as np
 from pydantic import Field
 
-from biasaudit.benchmarks.base import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks.base import Aggregate, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.data import Statement
+from biasaudit.benchmarks.cobias.tasks import StatementTask
 from biasaudit.benchmarks.cobias.templates import clean_version, words
 from biasaudit.data import DataStore
 from biasaudit.requests import Capability, EmbedRequest, Request
@@ -37,7 +38,7 @@ class DiagnosticsOptions(BenchmarkOptions):
     embed: bool = True
 
 
-class DiagnosticsTask(Benchmark):
+class DiagnosticsTask(StatementTask):
     name: ClassVar[str] = "cobias-diagnostics"
     version: ClassVar[str] = "1.0"
     Options = DiagnosticsOptions
@@ -51,8 +52,8 @@ class DiagnosticsTask(Benchmark):
         statements: Sequence[Statement],
         versions: dict[str, list[str]],
     ) -> None:
-        super().__init__(options, store, seed)
-        self.statements = [s for s in statements if s.context_points and versions.get(s.id)]
+        kept = [s for s in statements if s.context_points and versions.get(s.id)]
+        super().__init__(options, store, seed, kept)
         self.versions = versions
         lengths = [len(words(s.context_points)) for s in self.statements]
         self.threshold = (
@@ -65,9 +66,6 @@ class DiagnosticsTask(Benchmark):
 
     def required_capabilities(self) -> frozenset[Capability]:
         return frozenset({Capability.EMBED}) if self.options.embed else frozenset()
-
-    def data_keys(self) -> list[str]:
-        return []
 
     def load_samples(self) -> list[Sample]:
         samples = []

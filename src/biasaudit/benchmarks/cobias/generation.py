@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from biasaudit.benchmarks.base import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks.base import Aggregate, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.cobias.data import Statement
 from biasaudit.benchmarks.cobias.prompts import (
     CONTEXT_PROMPT_IDS,
@@ -30,6 +30,7 @@ from biasaudit.benchmarks.cobias.prompts import (
     context_prompt,
     points_messages,
 )
+from biasaudit.benchmarks.cobias.tasks import StatementTask
 from biasaudit.benchmarks.cobias.templates import (
     clean_version,
     count_blanks,
@@ -91,9 +92,10 @@ def pick_shots(
     return [(clean[i].sentence, clean[i].context_points) for i in sorted(picks)]
 
 
-class PointsTask(Benchmark):
+class PointsTask(StatementTask):
     name: ClassVar[str] = "cobias-points"
     version: ClassVar[str] = "1.0"
+    capability = Capability.GENERATE
     Options = PointsOptions
     options: PointsOptions
 
@@ -105,15 +107,8 @@ class PointsTask(Benchmark):
         statements: Sequence[Statement],
         examples: Sequence[Statement],
     ) -> None:
-        super().__init__(options, store, seed)
-        self.statements = list(statements)
+        super().__init__(options, store, seed, statements)
         self.examples = list(examples)
-
-    def required_capabilities(self) -> frozenset[Capability]:
-        return frozenset({Capability.GENERATE})
-
-    def data_keys(self) -> list[str]:
-        return []
 
     def prompt_template_ids(self) -> list[str]:
         return [POINTS_PROMPT_ID]
@@ -246,27 +241,12 @@ def version_flags(version: str, sentence: str) -> list[str]:
     return flags
 
 
-class ContextsTask(Benchmark):
+class ContextsTask(StatementTask):
     name: ClassVar[str] = "cobias-contexts"
     version: ClassVar[str] = "1.0"
+    capability = Capability.GENERATE
     Options = ContextsOptions
     options: ContextsOptions
-
-    def __init__(
-        self,
-        options: BenchmarkOptions,
-        store: DataStore,
-        seed: int,
-        statements: Sequence[Statement],
-    ) -> None:
-        super().__init__(options, store, seed)
-        self.statements = list(statements)
-
-    def required_capabilities(self) -> frozenset[Capability]:
-        return frozenset({Capability.GENERATE})
-
-    def data_keys(self) -> list[str]:
-        return []
 
     def prompt_template_ids(self) -> list[str]:
         return [CONTEXT_PROMPT_IDS[self.options.prompt_style]]

@@ -8,16 +8,43 @@ diagnostics report) instead of a benchmark result.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from biasaudit.benchmarks.base import Benchmark
+from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions
+from biasaudit.benchmarks.cobias.data import Statement
+from biasaudit.data import DataStore
 from biasaudit.data.store import default_cache_dir
 from biasaudit.models import load_backend
+from biasaudit.requests import Capability
 from biasaudit.results.schema import BenchmarkResult, ModelInfo, SampleRecord
 from biasaudit.runner.cache import NullCache, ResponseCache
 from biasaudit.runner.runner import RunConfig, check_capabilities, run_benchmark
+
+
+class StatementTask(Benchmark):
+    """A step over given statements (not a pinned dataset) needing one kind of request."""
+
+    #: The request kind the task emits; None for a task that needs no model.
+    capability: ClassVar[Capability | None] = None
+
+    def __init__(
+        self,
+        options: BenchmarkOptions,
+        store: DataStore,
+        seed: int,
+        statements: Sequence[Statement],
+    ) -> None:
+        super().__init__(options, store, seed)
+        self.statements = list(statements)
+
+    def required_capabilities(self) -> frozenset[Capability]:
+        return frozenset({self.capability}) if self.capability else frozenset()
+
+    def data_keys(self) -> list[str]:
+        return []
 
 
 @dataclass
