@@ -205,6 +205,40 @@ def cmd_generate_contexts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    from biasaudit.benchmarks.cobias.data import (
+        CROWS_PAIRS_KEY,
+        STEREOSET_KEY,
+        Statement,
+        resolve,
+        write_statements,
+    )
+    from biasaudit.benchmarks.cobias.pairs import read_crows_pairs, read_stereoset_intrasentence
+    from biasaudit.data import DataStore
+
+    store = DataStore(args.data_dir)
+    if args.source == "crows-pairs":
+        path = resolve(args.file or CROWS_PAIRS_KEY, store)
+        records = read_crows_pairs(path)
+    else:
+        records = read_stereoset_intrasentence(resolve(args.file or STEREOSET_KEY, store))
+    statements = [Statement(r.id, r.sentence, r.target_term) for r in records]
+    extra = [
+        {
+            "original_dataset": r.original_dataset,
+            "bias_type": r.bias_type,
+            "direction": r.direction,
+            "sentence_1": r.sentence_1,
+            "sentence_2": r.sentence_2,
+            "sentence_merged": r.sentence_merged,
+        }
+        for r in records
+    ]
+    write_statements(Path(args.output), statements, extra)
+    print(f"wrote {len(statements)} statements to {args.output}")
+    return 0
+
+
 # -- diagnostics and validation ---------------------------------------------------------------
 
 
@@ -311,6 +345,16 @@ def register(subparsers: Any, data_parent: argparse.ArgumentParser) -> None:
     score.add_argument("--resume", action="store_true")
     score.add_argument("--overwrite", action="store_true")
     score.set_defaults(func=cmd_score)
+
+    imp = sub.add_parser(
+        "import",
+        parents=[data_parent],
+        help="CrowS-Pairs / StereoSet pairs -> statements CSV (merged, target)",
+    )
+    imp.add_argument("source", choices=["crows-pairs", "stereoset"])
+    imp.add_argument("--file", help="local file (default: the pinned release)")
+    imp.add_argument("--output", "-o", required=True, help="CSV to write")
+    imp.set_defaults(func=cmd_import)
 
     generate = sub.add_parser("generate", help="generate context-addition points or contexts")
     gen_sub = generate.add_subparsers(dest="what", required=True, metavar="WHAT")
