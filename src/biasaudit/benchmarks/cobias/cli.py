@@ -239,6 +239,49 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify_export(args: argparse.Namespace) -> int:
+    from biasaudit.benchmarks.cobias.verification import write_items
+
+    statements = _statements(args.dataset, args.data_dir, args.limit)
+    write_items(Path(args.output), statements)
+    print(f"wrote {len(statements)} items to {args.output}; fill 'label' with yes or no")
+    return 0
+
+
+def cmd_verify_summarize(args: argparse.Namespace) -> int:
+    from biasaudit.benchmarks.cobias.data import write_statements
+    from biasaudit.benchmarks.cobias.verification import read_labels, summarize
+    from biasaudit.textfmt import format_table
+
+    ids, labels = read_labels([Path(p) for p in args.labels])
+    result = summarize(ids, labels)
+    levels = sorted({lvl for counts in result.table.values() for lvl in counts})
+    print(
+        format_table(
+            ["class", *levels],
+            [[c, *(result.table[c].get(lvl, 0) for lvl in levels)] for c in result.table],
+        )
+    )
+    rows: list[list[Any]] = [
+        ["items", result.n_items],
+        ["complete (no missing label)", result.n_complete],
+        ["accepted by majority", len(result.accepted)],
+        ["acceptance rate", result.acceptance_rate],
+        ["perfect agreement", result.perfect_agreement],
+        ["Fleiss kappa", result.fleiss_kappa],
+        ["Cohen kappa (2 annotators)", result.cohen_kappa],
+    ]
+    print(format_table(["quantity", "value"], rows))
+    if args.accepted:
+        if not args.dataset:
+            raise BiasauditError("--accepted needs --dataset (the statements to keep)")
+        keep = set(result.accepted)
+        statements = _statements(args.dataset, args.data_dir, None)
+        write_statements(Path(args.accepted), [s for s in statements if s.id in keep])
+        print(f"wrote {len(keep)} accepted statements to {args.accepted}")
+    return 0
+
+
 # -- diagnostics and validation ---------------------------------------------------------------
 
 
@@ -355,6 +398,25 @@ def register(subparsers: Any, data_parent: argparse.ArgumentParser) -> None:
     imp.add_argument("--file", help="local file (default: the pinned release)")
     imp.add_argument("--output", "-o", required=True, help="CSV to write")
     imp.set_defaults(func=cmd_import)
+
+    verify = sub.add_parser("verify", help="human yes/no verification of context points")
+    verify_sub = verify.add_subparsers(dest="verify_step", required=True, metavar="STEP")
+    export = verify_sub.add_parser(
+        "export", parents=[data_parent], help="a labelling sheet (id, sentence, template, label)"
+    )
+    export.add_argument("dataset")
+    export.add_argument("--output", "-o", required=True)
+    export.add_argument("--limit", type=int)
+    export.set_defaults(func=cmd_verify_export)
+    summ = verify_sub.add_parser(
+        "summarize",
+        parents=[data_parent],
+        help="majority vote and agreement (Table 1) over label sheets",
+    )
+    summ.add_argument("labels", nargs="+", metavar="SHEET", help="one filled sheet per annotator")
+    summ.add_argument("--dataset", help="statements, to write the accepted ones")
+    summ.add_argument("--accepted", help="CSV of statements accepted by majority vote")
+    summ.set_defaults(func=cmd_verify_summarize)
 
     generate = sub.add_parser("generate", help="generate context-addition points or contexts")
     gen_sub = generate.add_subparsers(dest="what", required=True, metavar="WHAT")

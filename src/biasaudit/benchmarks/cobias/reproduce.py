@@ -32,6 +32,7 @@ from biasaudit.benchmarks.cobias.validation import (
     read_scores,
     spearman,
 )
+from biasaudit.benchmarks.stop.metrics import fleiss_kappa
 from biasaudit.data import DataStore
 from biasaudit.errors import DataError
 from biasaudit.reproduce import Check, Reproduction
@@ -92,6 +93,7 @@ def reproduce(store: DataStore) -> Reproduction:
     human = spearman([released[i] for i in ids], [means[i] for i in ids])
     alpha = krippendorff_alpha(ratings.by_rater())
     alpha_ordinal = krippendorff_alpha(ratings.by_rater(), level="ordinal")
+    fleiss = fleiss_kappa(ratings.category_counts())
     summary = metrics.summarize([released[i] for i in ids])
     rep.checks.extend(
         [
@@ -99,6 +101,7 @@ def reproduce(store: DataStore) -> Reproduction:
             Check("Spearman rho, COBIAS vs mean rating (paper 0.65)", 0.6452, human.rho, 5e-5),
             Check("Spearman p (paper 3.4e-60)", 3.42e-60, human.p, 0.005e-60),
             Check("Krippendorff alpha, interval (paper 0.18)", 0.179, alpha, 5e-4),
+            Check("Fleiss kappa of the ratings (repo notebook 0.1404)", 0.1404, fleiss, 5e-5),
             Check("RS-D mean COBIAS (paper 0.615)", 0.615, summary.mean, 5e-4),
             Check("RS-D SD COBIAS (paper 0.173)", 0.173, summary.sd, 5e-4),
         ]
@@ -115,6 +118,7 @@ def reproduce(store: DataStore) -> Reproduction:
             ["Spearman p", human.p],
             ["Krippendorff alpha (interval)", alpha],
             ["Krippendorff alpha (ordinal)", alpha_ordinal],
+            ["Fleiss kappa", fleiss],
             ["mean COBIAS", summary.mean],
             ["SD COBIAS (ddof=1)", summary.sd],
             ["Spearman words vs COBIAS", length.rho],

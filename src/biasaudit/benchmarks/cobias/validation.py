@@ -74,6 +74,11 @@ class Ratings:
                 out[sid] = float(np.mean(present))
         return out
 
+    def category_counts(self) -> list[list[int]]:
+        """Items x rating values: how many raters gave each value (for Fleiss' kappa)."""
+        values = sorted({v for row in self.values for v in row if v is not None})
+        return [[row.count(v) for v in values] for row in self.values]
+
     def by_rater(self) -> list[list[float | None]]:
         """The raters x items matrix Krippendorff's alpha takes."""
         return [list(col) for col in zip(*self.values, strict=True)]
