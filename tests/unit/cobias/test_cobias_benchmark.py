@@ -183,3 +183,12 @@ def test_ratings_option_attaches_mean_human_ratings(tmp_path: Path, data_dir: Pa
     assert "human_rating" not in samples["s2"]["data"]
     human = run.benchmark("cobias").metric("spearman_human")
     assert human.n == 2 and human.value is None  # too few statements for a correlation
+
+
+def test_ensemble_reports_the_runs_rank_correlations(tmp_path: Path, data_dir: Path) -> None:
+    _run(tmp_path, f"replay:{_replay_pll(tmp_path, 1.0)}", "one")
+    _run(tmp_path, f"replay:{_replay_pll(tmp_path, 3.0)}", "two")
+    _, aggregate = ensemble([tmp_path / "one", tmp_path / "two"])
+    table = aggregate.tables["model_correlations"]
+    assert len(table.columns) == 3 and len(table.rows) == 2
+    assert "2 statements" in table.description  # s1 and s3 are scored in both runs

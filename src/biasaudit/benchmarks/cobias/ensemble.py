@@ -13,9 +13,10 @@ from pathlib import Path
 from biasaudit.benchmarks.base import Aggregate
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.aggregate import Row, aggregate_rows
+from biasaudit.benchmarks.cobias.validation import rank_correlations
 from biasaudit.errors import RunError
 from biasaudit.results.io import iter_samples, read_results
-from biasaudit.results.schema import SampleRecord
+from biasaudit.results.schema import SampleRecord, Table
 
 
 def load_run(run_dir: Path) -> tuple[str, dict[str, SampleRecord]]:
@@ -76,4 +77,15 @@ def ensemble(run_dirs: Sequence[Path], seed: int = 0) -> tuple[list[str], Aggreg
     loaded = [load_run(path) for path in run_dirs]
     scorers = [scorer for scorer, _ in loaded]
     rows = ensemble_rows([records for _, records in loaded])
-    return scorers, aggregate_rows(rows, seed=seed, scorer="ensemble of " + ", ".join(scorers))
+    aggregate = aggregate_rows(rows, seed=seed, scorer="ensemble of " + ", ".join(scorers))
+    columns = {
+        f"{i}: {scorer}": {sid: r.scores["cobias"] for sid, r in records.items() if not r.excluded}
+        for i, (scorer, records) in enumerate(loaded, start=1)
+    }
+    shared, matrix = rank_correlations(columns)
+    aggregate.tables["model_correlations"] = Table(
+        description=f"Spearman between the runs' own COBIAS over {len(shared)} statements",
+        columns=["run", *columns],
+        rows=[[name, *row] for name, row in zip(columns, matrix, strict=True)],
+    )
+    return scorers, aggregate

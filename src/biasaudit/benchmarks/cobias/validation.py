@@ -58,6 +58,20 @@ def length_correlation(sentences: Sequence[str], scores: Sequence[float]) -> Cor
     return spearman([len(s.split()) for s in sentences], scores)
 
 
+def rank_correlations(columns: dict[str, dict[str, float]]) -> tuple[list[str], list[list[float]]]:
+    """Spearman between every two score columns (Fig. 7) over the ids all columns share."""
+    names = list(columns)
+    shared = sorted(set.intersection(*(set(c) for c in columns.values()))) if names else []
+    matrix = [
+        [
+            spearman([columns[a][i] for i in shared], [columns[b][i] for i in shared]).rho
+            for b in names
+        ]
+        for a in names
+    ]
+    return shared, matrix
+
+
 @dataclass(frozen=True)
 class Ratings:
     """Likert ratings: item ids, rater names, and one row per item (None = missing)."""
