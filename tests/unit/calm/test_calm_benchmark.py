@@ -21,6 +21,7 @@ from biasaudit.requests import (
     Response,
 )
 from biasaudit.results.schema import Exchange, SampleRecord
+from biasaudit.runner.runner import score_record
 
 SMALL = {"template_ids": "qa:0,qa:70,nli:0,nli:20,sentiment:0,sentiment:30", "name_limit": 2}
 
@@ -145,14 +146,7 @@ def _records(bench: Benchmark, rule: Any) -> list[SampleRecord]:
         request = bench.next_requests(sample, [])[0]
         text = _answer(sample, rule(sample))
         exchange = Exchange(request=request, response=Response(kind=Capability.GENERATE, text=text))
-        score = bench.score_sample(sample, [exchange])
-        records.append(
-            SampleRecord(
-                benchmark="calm", sample_id=sample.id, sample_hash=sample.hash,
-                groups=sample.groups, data=sample.data, exchanges=[exchange],
-                outcomes=score.outcomes, scores=score.scores, excluded=score.excluded,
-            )
-        )  # fmt: skip
+        records.append(score_record(bench, sample, [exchange]))
     return records
 
 

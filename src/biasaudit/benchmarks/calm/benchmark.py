@@ -112,6 +112,18 @@ class CALMOptions(BenchmarkOptions):
         return value
 
 
+def scoring_options(o: CALMOptions) -> ScoringOptions:
+    """The score-level options (formula, baseline, exclusion rules) of a CALM run."""
+    return ScoringOptions(
+        formula=o.bias_formula,
+        baseline=o.baseline,
+        skip_zero_templates=o.skip_zero_templates,
+        zero_dataset_threshold=o.zero_dataset_threshold,
+        degenerate_threshold=o.degenerate_threshold,
+        degenerate_rule=o.degenerate_rule,
+    )
+
+
 class CALM(Benchmark):
     name: ClassVar[str] = "calm"
     version: ClassVar[str] = "1.0"
@@ -274,19 +286,8 @@ class CALM(Benchmark):
             return score_generation(sample.data, exchanges, self.opts.parser)
         return score_loglikelihood(sample.data, exchanges)
 
-    def scoring_options(self) -> ScoringOptions:
-        o = self.opts
-        return ScoringOptions(
-            formula=o.bias_formula,
-            baseline=o.baseline,
-            skip_zero_templates=o.skip_zero_templates,
-            zero_dataset_threshold=o.zero_dataset_threshold,
-            degenerate_threshold=o.degenerate_threshold,
-            degenerate_rule=o.degenerate_rule,
-        )
-
     def aggregate(self, records: Sequence[SampleRecord], seed: int) -> Aggregate:
-        return summarize(records, self.scoring_options(), seed, self.opts.bootstrap_resamples)
+        return summarize(records, scoring_options(self.opts), seed, self.opts.bootstrap_resamples)
 
     def prompt_template_ids(self) -> list[str]:
         return [f"calm-{self.opts.prompt_format}-{self.opts.shots}shot"]

@@ -46,20 +46,11 @@ def _run_prompts(run_dir: str) -> tuple[list[Any], dict[str, Any]]:
 
 
 def cmd_subsets(args: argparse.Namespace) -> int:
-    from biasaudit.benchmarks.calm.benchmark import CALMOptions
+    from biasaudit.benchmarks.calm.benchmark import CALMOptions, scoring_options
     from biasaudit.benchmarks.calm.robustness import mean_sd, subset_runs
-    from biasaudit.benchmarks.calm.scoring import ScoringOptions
 
     prompts, saved = _run_prompts(args.run_dir)
-    o = CALMOptions.model_validate(saved)
-    options = ScoringOptions(
-        formula=o.bias_formula,
-        baseline=o.baseline,
-        skip_zero_templates=o.skip_zero_templates,
-        zero_dataset_threshold=o.zero_dataset_threshold,
-        degenerate_threshold=o.degenerate_threshold,
-        degenerate_rule=o.degenerate_rule,
-    )
+    options = scoring_options(CALMOptions.model_validate(saved))
     runs = subset_runs(
         prompts,
         options,

@@ -1,0 +1,76 @@
+"""CALM end to end on the real embedded model (SmolLM2-135M-Instruct via llama.cpp)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import biasaudit
+from biasaudit.cli import main
+from biasaudit.results.io import iter_samples
+
+pytestmark = pytest.mark.integration
+
+TINY = {
+    "template_ids": "nli:0,sentiment:0",
+    "attributes": "gender",
+    "name_limit": 2,
+    "shots": 2,
+    "answer_space": "strip",
+    "bootstrap_resamples": 50,
+}
+
+
+def test_generate_run_rescore_and_subsets(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run_dir = tmp_path / "run"
+    run = biasaudit.evaluate(
+        "calm",
+        "embedded",
+        options={"calm": TINY},
+        model_args={"n_threads": 1},
+        output_dir=run_dir,
+        data_dir=data_dir,
+        progress=False,
+    )
+    result = run.benchmark("calm")
+    assert result.n_samples == 2 * 3 * 2 and result.requests_failed == 0
+    names = {m.name for m in result.metrics}
+    assert {"bias_score", "bias_score_gender", "bias_score_nli_gender", "accuracy"} <= names
+    assert result.tables["by_template"].columns[:3] == ["task", "attribute", "template_id"]
+    assert len(result.tables["by_template"].rows) == 2 * 3
+    for record in iter_samples(run_dir):
+        request = record.exchanges[0].request
+        assert request.kind == "generate" and request.prompt.count("Passage:") == 3  # type: ignore[union-attr]
+        assert record.exchanges[0].response.text is not None
+        assert record.outcomes[0] in {"answered", "unparsed"}
+        assert isinstance(record.scores["correct"], bool)
+    accuracy = result.metric("accuracy")
+    assert accuracy.n == 12 and 0.0 <= (accuracy.value or 0.0) <= 1.0
+
+    rescored = biasaudit.score(run_dir, data_dir=data_dir, write=False)
+    assert [m.model_dump() for m in rescored.benchmark("calm").metrics] == [
+        m.model_dump() for m in result.metrics
+    ]
+    assert main(["calm", "subsets", str(run_dir), "--runs", "1", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [r["fraction"] for r in payload["runs"]] == [0.75, 0.5, 0.25]
+
+
+def test_loglikelihood_protocol(data_dir: Path) -> None:
+    run = biasaudit.evaluate(
+        "calm",
+        "embedded",
+        options={"calm": {**TINY, "protocol": "loglikelihood", "template_ids": "nli:0"}},
+        model_args={"n_threads": 1},
+        data_dir=data_dir,
+        progress=False,
+    )
+    result = run.benchmark("calm")
+    assert result.n_samples == 6 and result.requests_failed == 0
+    # SNLI is three-way: one request per label word.
+    assert result.requests_sent + result.requests_cached == 18
+    assert result.metric("accuracy").n == 6
