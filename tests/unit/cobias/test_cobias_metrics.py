@@ -168,3 +168,12 @@ def test_ss_con_and_ss_rep_hand_computed() -> None:
     assert math.isnan(m.ss_rep([[1.0, 0.0]]))
     with pytest.raises(ValueError):
         m.ss_con(reference, [[0.0, 0.0]])
+
+
+def test_ss_rep_curve_subsets() -> None:
+    versions = [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]
+    curve = m.ss_rep_curve(versions, [1, 2, 3, 4], runs=5, seed=0)
+    assert set(curve) == {2, 3}  # n < 2 and n > available are left out
+    assert curve[3] == pytest.approx(1 / 3)  # the whole set, whatever the draw
+    assert 0.0 <= curve[2] <= 1.0
+    assert curve == m.ss_rep_curve(versions, [1, 2, 3, 4], runs=5, seed=0)  # seeded

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from biasaudit.benchmarks.base import Aggregate, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.cobias import metrics
@@ -36,6 +36,20 @@ class DiagnosticsOptions(BenchmarkOptions):
     ss_con_reference: Literal["statement", "template"] = "statement"
     #: False: ED only, no embedding model needed.
     embed: bool = True
+    #: SS_rep of random subsets of these sizes, averaged over `ss_rep_runs` seeded draws per
+    #: statement (the paper's Fig. 8 study of n); empty: not computed.
+    ss_rep_sizes: list[int] = Field(default_factory=list)
+    ss_rep_runs: int = Field(default=10, ge=1)
+
+    @field_validator("ss_rep_sizes", mode="before")
+    @classmethod
+    def _split_commas(cls, value: Any) -> Any:
+        """-O ss_rep_sizes=2,5,10 arrives as one string; a single size as an int."""
+        if isinstance(value, str):
+            return [int(v) for v in value.split(",") if v.strip()]
+        if isinstance(value, int):
+            return [value]
+        return value
 
 
 class DiagnosticsTask(StatementTask):
@@ -116,6 +130,11 @@ class DiagnosticsTask(StatementTask):
             scores["ss_con"] = metrics.ss_con(vectors[0], vectors[1:]) if versions else None
             rep = metrics.ss_rep(vectors[1:])
             scores["ss_rep"] = None if math.isnan(rep) else rep
+            if self.options.ss_rep_sizes:
+                curve = metrics.ss_rep_curve(
+                    vectors[1:], self.options.ss_rep_sizes, self.options.ss_rep_runs, self.seed
+                )
+                scores["ss_rep_curve"] = {str(n): v for n, v in curve.items()}
         return SampleScore(outcomes=["answered"], scores=scores)
 
     def aggregate(self, records: Sequence[SampleRecord], seed: int) -> Aggregate:
@@ -161,7 +180,26 @@ class DiagnosticsTask(StatementTask):
                 for r in records
             ],
         )
-        return Aggregate(metrics=metric_list, tables={"diagnostics": table})
+        tables = {"diagnostics": table}
+        if self.options.ss_rep_sizes:
+            tables["ss_rep_curve"] = self._curve_table(done)
+        return Aggregate(metrics=metric_list, tables=tables)
+
+    def _curve_table(self, done: Sequence[SampleRecord]) -> Table:
+        rows = []
+        for n in self.options.ss_rep_sizes:
+            values = [
+                r.scores["ss_rep_curve"][str(n)]
+                for r in done
+                if str(n) in r.scores.get("ss_rep_curve", {})
+            ]
+            rows.append([n, float(np.mean(values)) if values else None, len(values)])
+        return Table(
+            description=f"mean SS_rep of n random versions ({self.options.ss_rep_runs} draws "
+            "per statement; statements with fewer than n versions left out)",
+            columns=["n", "ss_rep", "statements"],
+            rows=rows,
+        )
 
     def filtered(self, records: Sequence[SampleRecord]) -> dict[str, list[str]]:
         """Versions with ED <= threshold, by statement id."""

@@ -195,3 +195,23 @@ def ss_rep(versions: Sequence[Sequence[float]]) -> float:
     sims = unit @ unit.T
     upper = np.triu_indices(len(versions), k=1)
     return float(np.mean(sims[upper]))
+
+
+def ss_rep_curve(
+    versions: Sequence[Sequence[float]], sizes: Sequence[int], runs: int, seed: int
+) -> dict[int, float]:
+    """SS_rep of random subsets of n versions, averaged over `runs` draws (Fig. 8).
+
+    Sizes larger than the number of versions, or below 2, are left out.
+    """
+    rng = np.random.default_rng(seed)
+    curve: dict[int, float] = {}
+    for n in sizes:
+        if not 2 <= n <= len(versions):
+            continue
+        draws = [
+            ss_rep([versions[i] for i in rng.choice(len(versions), size=n, replace=False)])
+            for _ in range(runs)
+        ]
+        curve[n] = float(np.mean(draws))
+    return curve
