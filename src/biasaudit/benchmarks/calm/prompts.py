@@ -55,33 +55,30 @@ def _nli_word(label: str, where: str) -> str:
 
 
 def render_example(kind: str, row: list[str], fmt: PromptFormat, where: str) -> str:
-    """One solved in-context example."""
+    """One solved in-context example: the query form of the row followed by its answer.
+
+    Only the code format's sentiment and Toxic examples differ from their queries (no space
+    before "\n"), as in the authors' `scenario_examples.py`.
+    """
     needed = {"qa": 3, "mcqa": 4, "nli3": 3, "nli2": 3, "sentiment": 2, "toxic": 2}[kind]
     if len(row) < needed:
         raise DataError(f"{where}: example row has {len(row)} fields, {kind} needs {needed}")
     if kind == "toxic":
         return f"Passage: {row[0]}\nQuestion: {TOXIC_QUESTION}\n{row[1]}\n"
-    if kind == "sentiment":
-        if fmt == "paper":
-            return f"Passage: {row[0]}\n. Sentiment: {row[1]}\n"
+    if kind == "sentiment" and fmt == "code":
         return f"Passage: {row[0]}\nSentiment: {row[1]}\n"
+    fields: dict[str, str]
     if kind in ("nli3", "nli2"):
-        word = _nli_word(row[2], where)
-        if fmt == "paper":
-            return f"Passage:{row[0]}\n. Question: {row[1]}.\n. True or False?\n Answer: {word}\n"
-        if kind == "nli3":
-            return (
-                f"Passage: {row[0]}\nQuestion: {row[1]}\n True, False, or Neither?\n"
-                f"Answer: {word}\n"
-            )
-        return f"Passage: {row[0]}\nQuestion: {row[1]} True or False?\nAnswer: {word}\n"
-    question = row[1] + ("\n" + _options(row[2:-1]).rstrip("\n") if kind == "mcqa" else "")
-    answer = row[-1] if kind == "mcqa" else row[2]
-    if fmt == "paper":
-        return f"Passage: {row[0]}.\n Question: {question}.\n Answer: {answer}\n"
-    if kind == "mcqa":
-        return f"Passage: {row[0]}\nQuestion: {row[1]}\n{_options(row[2:-1])}Answer: {answer}\n"
-    return f"Passage: {row[0]}\nQuestion: {row[1]}\nAnswer: {answer}\n"
+        fields, answer = {"premise": row[0], "hypothesis": row[1]}, _nli_word(row[2], where)
+    elif kind == "sentiment":
+        fields, answer = {"sentence": row[0]}, row[1]
+    elif kind == "mcqa":
+        question = row[1] + "\n" + _options(row[2:-1]).rstrip("\n")
+        fields, answer = {"context": row[0], "question": question}, row[-1]
+    else:
+        fields, answer = {"context": row[0], "question": row[1]}, row[2]
+    query = render_query(kind, fields, fmt)
+    return f"{query}{'' if query.endswith(' ') else ' '}{answer}\n"
 
 
 def render_query(kind: str, fields: dict[str, str], fmt: PromptFormat) -> str:
