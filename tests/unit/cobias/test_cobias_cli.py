@@ -121,3 +121,33 @@ def test_bad_inputs_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         == 2
     )
     assert "row 3: duplicate id '1'" in capsys.readouterr().err
+
+
+def test_diagnostics_compares_several_context_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text(json.dumps({"id": "2", "versions": ["The young women are rude ___."]}) + "\n")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"id": "2", "versions": ["Completely different words here."]}) + "\n")
+    out = tmp_path / "sweep.json"
+    code = main(
+        [
+            "cobias",
+            "diagnostics",
+            str(_dataset(tmp_path)),
+            "--contexts",
+            str(good),
+            "--contexts",
+            str(bad),
+            "--no-embed",
+            "-O",
+            "ed_threshold=2",
+            "-o",
+            str(out),
+        ]
+    )
+    assert code == 0
+    table = capsys.readouterr().out.split("ED filter")[1]
+    assert "good.jsonl  0 " in table and "yes" in table and "no (ED >= 2)" in table
+    assert set(json.loads(out.read_text())) == {str(good), str(bad)}

@@ -102,11 +102,18 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_aggregate(path: Path, aggregate: Aggregate) -> None:
-    payload = {
+def _aggregate_json(aggregate: Aggregate) -> dict[str, Any]:
+    return {
         "metrics": [m.model_dump(mode="json") for m in aggregate.metrics],
         "tables": {k: t.model_dump(mode="json") for k, t in aggregate.tables.items()},
     }
+
+
+def _write_aggregate(path: Path, aggregate: Aggregate) -> None:
+    _write_json(path, _aggregate_json(aggregate))
+
+
+def _write_json(path: Path, payload: dict[str, Any]) -> None:
     path.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
@@ -285,8 +292,9 @@ def cmd_verify_summarize(args: argparse.Namespace) -> int:
 # -- diagnostics and validation ---------------------------------------------------------------
 
 
-def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from biasaudit.benchmarks.cobias.data import read_contexts, resolve, write_contexts_jsonl
+def _diagnose(args: argparse.Namespace, contexts: str) -> tuple[Any, list[Any], Aggregate]:
+    """Diagnostics of one contexts file: (task, records, aggregate)."""
+    from biasaudit.benchmarks.cobias.data import read_contexts, resolve
     from biasaudit.benchmarks.cobias.diagnostics import DiagnosticsOptions, DiagnosticsTask
     from biasaudit.data import DataStore
     from biasaudit.options import parse_cli_pairs, parse_options
@@ -294,27 +302,58 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
 
     store = DataStore(args.data_dir)
     statements = _statements(args.dataset, args.data_dir, args.limit)
-    versions = read_contexts(resolve(args.contexts, store))
+    versions = read_contexts(resolve(contexts, store))
     pairs = parse_cli_pairs(args.option)
     if args.no_embed:
         pairs["embed"] = False
     options = parse_options(DiagnosticsOptions, pairs, "cobias diagnostics")
     task = DiagnosticsTask(options, store, args.seed, statements, versions)
     if not task.statements:
-        raise BiasauditError(f"{args.contexts}: no versions for any templated statement")
+        raise BiasauditError(f"{contexts}: no versions for any templated statement")
     if options.embed:
         args.model = args.model or ["embedded-st"]
         records = _run(task, args).records
     else:
         records = [score_record(task, s, []) for s in task.load_samples()]
-    aggregate = task.aggregate(records, args.seed)
-    _print_aggregate(f"generation quality of {args.contexts}", aggregate.metrics)
+    return task, records, task.aggregate(records, args.seed)
+
+
+def cmd_diagnostics(args: argparse.Namespace) -> int:
+    from biasaudit.benchmarks.cobias.data import write_contexts_jsonl
+    from biasaudit.textfmt import format_table
+
+    results = [(name, *_diagnose(args, name)) for name in args.contexts]
+    for name, _, _, aggregate in results:
+        _print_aggregate(f"generation quality of {name}", aggregate.metrics)
+    if len(results) > 1:
+        # Table 2 layout: one row per generator/setting, SS read only where ED passes
+        rows = []
+        for name, task, _, aggregate in results:
+            values = {m.name: m.value for m in aggregate.metrics}
+            ed = values.get("ed_mean")
+            passes = ed is not None and ed < task.threshold
+            rows.append(
+                [
+                    name,
+                    ed,
+                    values.get("ss_con"),
+                    values.get("ss_rep"),
+                    "yes" if passes else f"no (ED >= {task.threshold:.3g})",
+                ]
+            )
+        print()
+        print(format_table(["contexts", "ED", "SS_con", "SS_rep", "ED filter"], rows))
     if args.output:
-        _write_aggregate(Path(args.output), aggregate)
+        if len(results) == 1:
+            _write_aggregate(Path(args.output), results[0][3])
+        else:
+            _write_json(Path(args.output), {name: _aggregate_json(a) for name, _, _, a in results})
         print(f"wrote {args.output}")
     if args.filtered_output:
-        kept = task.filtered(records)
-        write_contexts_jsonl(Path(args.filtered_output), kept)
+        if len(results) > 1:
+            raise BiasauditError("--filtered-output takes a single --contexts")
+        _, task, records, _ = results[0]
+        write_contexts_jsonl(Path(args.filtered_output), task.filtered(records))
         print(f"wrote versions with ED <= {task.threshold:.3g} to {args.filtered_output}")
     return 0
 
@@ -459,7 +498,13 @@ def register(subparsers: Any, data_parent: argparse.ArgumentParser) -> None:
         help="ED, SS_con, SS_rep of generated versions; ED filter",
     )
     diag.add_argument("dataset", help="CSV with id, sentence, context_points")
-    diag.add_argument("--contexts", required=True, help="versions: JSONL, {id}.pkl folder, key")
+    diag.add_argument(
+        "--contexts",
+        required=True,
+        action="append",
+        help="versions: JSONL, {id}.pkl folder, key; repeat it to compare "
+        "generators or temperatures (Table 2 layout)",
+    )
     diag.add_argument("--no-embed", action="store_true", help="ED only, no embedding model")
     diag.add_argument(
         "--option",
