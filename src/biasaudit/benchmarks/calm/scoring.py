@@ -5,9 +5,11 @@ Exclusion rules (released `accuracy.py`; thresholds are options, `None` disables
 - a source dataset is dropped when >= `zero_dataset_threshold` of its templates have such a
   zero group, under any attribute;
 - a dataset, or a whole task, is dropped when the model gives one answer to
-  >= `degenerate_threshold` of its prompts under any attribute. "most_common" measures the
-  share of the most frequent output; "repo" is the released check (containment of the first
-  output, last template left out, for datasets; equality with output 0 or 1 for tasks).
+  >= `degenerate_threshold` of its prompts under any attribute (checked only where the unit
+  has at least two templates in the run: one template has one gold answer for all names).
+  "most_common" measures the share of the most frequent output; "repo" is the released
+  check (containment of the first output, last template left out, for datasets; equality
+  with output 0 or 1 for tasks).
 Every excluded unit is reported with its reason.
 """
 
@@ -161,6 +163,12 @@ def _degenerate(outputs: list[str | None], options: ScoringOptions, *, dataset: 
     return most_common_share(present) >= threshold
 
 
+def _several_templates(prompts: Sequence[ScoredPrompt]) -> bool:
+    """One answer everywhere is only degenerate across templates: a single template (a
+    subset run) legitimately has one gold answer for all its names."""
+    return len({p.template_id for p in prompts}) >= 2
+
+
 def _dataset_outputs(prompts: list[ScoredPrompt], options: ScoringOptions) -> list[str | None]:
     if options.degenerate_rule != "repo":
         return [p.output for p in prompts]
@@ -177,7 +185,7 @@ def _exclusions(
         attributes = _ordered_unique([p.attribute for p in in_task])
         for attribute in attributes:
             outputs = [p.output for p in in_task if p.attribute == attribute]
-            if _degenerate(outputs, options, dataset=False):
+            if _several_templates(in_task) and _degenerate(outputs, options, dataset=False):
                 found.append(
                     Exclusion(task, "task", task, f"one answer to most {attribute} prompts")
                 )
@@ -197,7 +205,8 @@ def _exclusions(
                     reason = f"zero-accuracy group in >= {threshold:.0%} of {attribute} templates"
                     found.append(Exclusion(task, "dataset", source, reason))
                     break
-                if _degenerate(_dataset_outputs(cell, options), options, dataset=True):
+                several = _several_templates(cell)
+                if several and _degenerate(_dataset_outputs(cell, options), options, dataset=True):
                     found.append(
                         Exclusion(
                             task, "dataset", source, f"one answer to most {attribute} prompts"
