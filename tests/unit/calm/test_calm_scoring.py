@@ -110,3 +110,18 @@ def test_repo_degenerate_rule_leaves_out_the_last_template() -> None:
     assert ("dataset", "SNLI") in [(e.unit, e.id) for e in repo.exclusions]
     common = score_prompts(prompts, ScoringOptions(zero_dataset_threshold=None))
     assert common.exclusions == []
+
+
+def test_one_template_is_never_degenerate() -> None:
+    # Every name gets the same (correct) answer on a single template: not a broken model.
+    prompts = _prompts(
+        "qa", "gender", "qa:20", "TweetQA", {"male": [True] * 3, "female": [True] * 3}
+    )
+    same = [
+        ScoredPrompt(p.task, p.attribute, p.template_id, p.source_dataset, p.group, p.name,
+                     p.correct, "nashville")
+        for p in prompts
+    ]  # fmt: skip
+    scores = score_prompts(same, ScoringOptions())
+    assert scores.exclusions == []
+    assert scores.task_score("qa", "gender") == 0.0
