@@ -192,3 +192,15 @@ def test_ensemble_reports_the_runs_rank_correlations(tmp_path: Path, data_dir: P
     table = aggregate.tables["model_correlations"]
     assert len(table.columns) == 3 and len(table.rows) == 2
     assert "2 statements" in table.description  # s1 and s3 are scored in both runs
+
+
+def test_min_versions_excludes_thin_statements(tmp_path: Path, data_dir: Path) -> None:
+    run = _run(tmp_path, f"replay:{_replay_pll(tmp_path)}", "run", min_versions=2)
+    exclusions = dict(map(tuple, run.benchmark("cobias").tables["exclusions"].rows))
+    # s5 has one version; s2 and s6 are excluded for other reasons first
+    assert exclusions == {
+        "empty": 1,
+        "no_context_points": 1,
+        "too_few_versions": 1,
+        "unresolved_alternation": 1,
+    }

@@ -45,6 +45,7 @@ from biasaudit.benchmarks.cobias.templates import (
     words,
 )
 from biasaudit.benchmarks.cobias.validation import read_ratings
+from biasaudit.data import DataStore
 from biasaudit.errors import DataError
 from biasaudit.requests import Capability, Request
 from biasaudit.results.schema import Exchange, SampleRecord
@@ -76,6 +77,9 @@ class COBIASOptions(BenchmarkOptions):
     id_prefix: str | None = None
     #: Versions per statement (the paper's n = 35); None keeps all.
     n_versions: int | None = Field(default=35, ge=1)
+    #: Statements left with fewer versions (after cleaning and filters) are excluded as
+    #: "too_few_versions"; 1 scores whatever is available, as the authors' [:35] does.
+    min_versions: int = Field(default=1, ge=1)
     #: "reference": the authors' seeded shuffle in dataset order; "first": as stored.
     selection: Selection = "reference"
     selection_seed: int = 42
@@ -107,7 +111,7 @@ class COBIAS(Benchmark):
 
     options: COBIASOptions
 
-    def __init__(self, options: BenchmarkOptions, store: Any, seed: int = 0) -> None:
+    def __init__(self, options: BenchmarkOptions, store: DataStore, seed: int = 0) -> None:
         super().__init__(options, store, seed)
         if self.options.subset == "human-rated" and self.options.dataset != DATASET_KEY:
             raise DataError(
@@ -224,6 +228,8 @@ class COBIAS(Benchmark):
             skip = "no_context_points"
         elif not versions:
             skip = "no_versions"
+        elif len(versions) < self.options.min_versions:
+            skip = "too_few_versions"
         flags: list[str] = []
         if len(words(statement.sentence)) == 1:
             flags.append("degenerate_length")

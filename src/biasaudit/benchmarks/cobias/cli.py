@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -200,6 +201,12 @@ def cmd_generate_contexts(args: argparse.Namespace) -> int:
     require_templates(statements, args.dataset)
     pairs = parse_cli_pairs(args.option)
     options = parse_options(ContextsOptions, pairs, "cobias generate contexts")
+    if options.temperature == 0 and options.n_generate > 1:
+        print(
+            "biasaudit: warning: temperature 0 gives identical versions, so cv = 0 and "
+            "COBIAS = 0 for every statement",
+            file=sys.stderr,
+        )
     task = ContextsTask(options, DataStore(args.data_dir), args.seed, statements)
     done = _run(task, args)
     model = {"spec": done.model.spec, "fingerprint": done.model.fingerprint}
