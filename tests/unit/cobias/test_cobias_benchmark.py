@@ -204,3 +204,12 @@ def test_min_versions_excludes_thin_statements(tmp_path: Path, data_dir: Path) -
         "too_few_versions": 1,
         "unresolved_alternation": 1,
     }
+
+
+def test_own_dataset_needs_its_own_contexts(tmp_path: Path, store: Any) -> None:
+    from biasaudit.benchmarks.cobias.benchmark import COBIAS
+    from biasaudit.errors import DataError
+
+    dataset, _ = _write_inputs(tmp_path)
+    with pytest.raises(DataError, match="needs its own contexts"):
+        COBIAS.from_dict({"dataset": str(dataset)}, store)

@@ -118,6 +118,11 @@ class COBIAS(Benchmark):
                 f"subset=human-rated needs the released dataset {DATASET_KEY}; "
                 f"use subset=all for {self.options.dataset}"
             )
+        if self.options.dataset != DATASET_KEY and "contexts" not in self.options.model_fields_set:
+            raise DataError(
+                f"dataset {self.options.dataset} needs its own contexts=...: the default "
+                f"versions belong to the ids of {DATASET_KEY}"
+            )
         self._samples: list[Sample] | None = None
 
     # -- configuration ------------------------------------------------------------------

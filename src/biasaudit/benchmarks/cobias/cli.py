@@ -12,11 +12,14 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from biasaudit.benchmarks.base import Aggregate
 from biasaudit.errors import BiasauditError, RunError
-from biasaudit.results.schema import MetricValue
+
+if TYPE_CHECKING:  # the CLI module is imported by every `biasaudit` call: keep it light
+    from biasaudit.benchmarks.base import Aggregate
+    from biasaudit.benchmarks.cobias.data import Statement
+    from biasaudit.results.schema import MetricValue
 
 
 def _print_aggregate(title: str, metrics: Sequence[MetricValue]) -> None:
@@ -132,7 +135,7 @@ def cmd_ensemble(args: argparse.Namespace) -> int:
 # -- generate -----------------------------------------------------------------------------
 
 
-def _statements(name: str, data_dir: str | None, limit: int | None) -> Any:
+def _statements(name: str, data_dir: str | None, limit: int | None) -> list[Statement]:
     from biasaudit.benchmarks.cobias.data import read_statements, resolve
     from biasaudit.data import DataStore
 
