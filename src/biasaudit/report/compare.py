@@ -178,12 +178,19 @@ def _compare_metric(
     sv_b = sv_o = None
     if same_samples:
         sv_b = identified.get(base, bench, m_b)
-        sv_o = identified.get(other, bench, m_o) if sv_b else None
-    paired = (
-        sv_b is not None
-        and sv_o is not None
-        and (sv_b.score_key, sv_b.subset) == (sv_o.score_key, sv_o.subset)
-    )
+        sv_o = identified.get(other, bench, m_o)
+        # Same samples, same benchmark: the clusters one run's CI reveals are the other's too.
+        if sv_b is not None and sv_o is None and sv_b.cluster_field:
+            sv_o = identify(
+                m_o, other.samples(bench), other.result.seed, cluster_fields=[sv_b.cluster_field]
+            )
+        elif sv_o is not None and sv_b is None and sv_o.cluster_field:
+            sv_b = identify(
+                m_b, base.samples(bench), base.result.seed, cluster_fields=[sv_o.cluster_field]
+            )
+    # The score names may differ (a constant run matches several scores), but `recover` only
+    # accepts a vector every matching score agrees on, so the values are the metric's own.
+    paired = sv_b is not None and sv_o is not None and sv_b.cluster_field == sv_o.cluster_field
     rows: list[tuple[str, _Stat, _Stat]] = [
         (
             "",

@@ -33,6 +33,15 @@ def ci_text(low: float | None, high: float | None, level: float = 0.95) -> str:
     return f"[{fmt(low)}, {fmt(high)}]{suffix}"
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _numberish(value: Any) -> bool:
+    """Numbers, and intervals rendered by `ci_text`: aligned right, never wrapped."""
+    return _number(value) or (isinstance(value, str) and (value == "–" or value.startswith("[")))
+
+
 def table(
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],
@@ -40,11 +49,11 @@ def table(
     caption: str = "",
     numeric: Sequence[bool] | None = None,
 ) -> str:
-    """A <table>; numeric columns (detected from the first non-None value) align right."""
+    """A <table>; columns of numbers and intervals align right and do not wrap."""
     if numeric is None:
         numeric = [
-            any(isinstance(r[i], int | float) and not isinstance(r[i], bool) for r in rows)
-            and all(r[i] is None or isinstance(r[i], int | float) for r in rows)
+            any(r[i] not in (None, "–") for r in rows)
+            and all(r[i] is None or _numberish(r[i]) for r in rows)
             for i in range(len(columns))
         ]
     head = "".join(f'<th scope="col">{escape(c)}</th>' for c in columns)

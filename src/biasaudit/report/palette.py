@@ -14,26 +14,27 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class SeriesStyle:
     colour: str
-    #: Fill pattern drawn over the colour: "solid", "diagonal", "dots", "cross" or "horizontal".
+    #: Fill pattern drawn over the colour (see PATTERNS).
     pattern: str
-    #: Line-chart marker: "circle", "square", "triangle", "diamond" or "cross".
+    #: Line-chart marker (see MARKERS).
     marker: str
     #: SVG stroke-dasharray for lines ("" = solid).
     dash: str
 
 
-#: Dark to light; adjacent colours differ by a greyscale contrast ratio of at least 1.4.
-COLOURS = ("#1b2a57", "#b2182b", "#2a9d8f", "#f4a261", "#f6d55c")
-PATTERNS = ("solid", "diagonal", "dots", "cross", "horizontal")
-MARKERS = ("circle", "square", "triangle", "diamond", "cross")
-DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")
+#: Dark to light; adjacent colours differ by a greyscale contrast ratio of at least 1.4
+#: (the last is white, hatched in ink, for a sixth series).
+COLOURS = ("#1b2a57", "#b2182b", "#2a9d8f", "#f4a261", "#f6d55c", "#ffffff")
+PATTERNS = ("solid", "diagonal", "dots", "cross", "horizontal", "backdiagonal")
+MARKERS = ("circle", "square", "triangle", "diamond", "cross", "ring")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 2 2 2 2 2")
 
 #: Ink for axes, outlines and text.
 INK = "#222222"
 
 
 def series_style(index: int) -> SeriesStyle:
-    """Style of the `index`-th series; cycles after five (patterns keep cycling too)."""
+    """Style of the `index`-th series; cycles after six."""
     i = index % len(COLOURS)
     return SeriesStyle(COLOURS[i], PATTERNS[i], MARKERS[i], DASHES[i])
 

@@ -13,7 +13,7 @@ from html import escape
 from biasaudit.report import html
 from biasaudit.report.runs import LoadedRun
 from biasaudit.report.sections import Section
-from biasaudit.report.values import SampleValues, identify
+from biasaudit.report.values import SampleValues, recover
 from biasaudit.requests import (
     ClassifyRequest,
     EmbedRequest,
@@ -124,11 +124,11 @@ def sample_card(record: SampleRecord, headline: str) -> str:
 
 
 def _ranking_metric(
-    result: BenchmarkResult, records: Sequence[SampleRecord], seed: int
+    result: BenchmarkResult, records: Sequence[SampleRecord]
 ) -> SampleValues | None:
     """The first metric with a direction whose per-sample values can be recovered."""
     for metric in result.metrics:
-        if metric.higher_is_better is not None and (values := identify(metric, records, seed)):
+        if metric.higher_is_better is not None and (values := recover(metric, records)):
             return values
     return None
 
@@ -145,7 +145,7 @@ def samples_section(run: LoadedRun, result: BenchmarkResult) -> Section:
     if not records:
         return Section(title, html.note("No samples in samples.jsonl for this benchmark."))
     parts = []
-    ranking = _ranking_metric(result, records, run.result.seed)
+    ranking = _ranking_metric(result, records)
     if ranking is None:
         parts.append(
             html.note(
@@ -177,5 +177,6 @@ def samples_section(run: LoadedRun, result: BenchmarkResult) -> Section:
         cards = [
             sample_card(r, f"{r.outcomes.count(outcome)} × {outcome}") for r in hits[:MAX_LISTED]
         ]
-        parts.append(_listing(f"Samples with a {outcome} answer", cards, len(hits)))
+        article = "an" if outcome[0] in "aeiou" else "a"
+        parts.append(_listing(f"Samples with {article} {outcome} answer", cards, len(hits)))
     return Section(title, "".join(parts))

@@ -137,6 +137,8 @@ def _pattern_defs(uid: str, styles: Sequence[SeriesStyle]) -> str:
             "dots": f'<circle cx="3" cy="3" r="1.3" fill="{line}"/>',
             "cross": f'<path d="M0,3 h6 M3,0 v6" stroke="{line}" stroke-width="1"/>',
             "horizontal": f'<path d="M0,3 h6" stroke="{line}" stroke-width="1.4"/>',
+            "backdiagonal": f'<path d="M-1,5 l2,2 M0,0 l6,6 M5,-1 l2,2" stroke="{line}" '
+            'stroke-width="1"/>',
         }[style.pattern]
         out.append(
             f'<pattern id="{uid}-p{i}" width="6" height="6" patternUnits="userSpaceOnUse">'
@@ -159,6 +161,11 @@ def _marker(shape: str, x: float, y: float, style: SeriesStyle, r: float = 4.5) 
     if shape == "triangle":
         pts = f"{x:.1f},{y - r - 1:.1f} {x - r - 1:.1f},{y + r:.1f} {x + r + 1:.1f},{y + r:.1f}"
         return f'<polygon points="{pts}" {common}/>'
+    if shape == "ring":
+        return (
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="#ffffff" stroke="{INK}" '
+            'stroke-width="2"/>'
+        )
     if shape == "diamond":
         d = r + 1
         pts = f"{x:.1f},{y - d:.1f} {x + d:.1f},{y:.1f} {x:.1f},{y + d:.1f} {x - d:.1f},{y:.1f}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -145,6 +145,7 @@ def _reproduces_ci(
     members: Sequence[SampleRecord],
     values: Sequence[float | None],
     seed: int,
+    cluster_fields: Sequence[str] | None,
 ) -> tuple[bool, str | None]:
     """(True, cluster field or None for a plain bootstrap) if the stored CI is reproduced."""
     clustered = "cluster" in (metric.ci_method or "")
@@ -153,7 +154,10 @@ def _reproduces_ci(
         return not clustered, None
     kept = [i for i, v in enumerate(values) if v is not None]
     data = np.array([values[i] for i in kept], dtype=np.float64)
-    candidates: list[str | None] = [*_cluster_fields(members)] if clustered else [None]
+    if not clustered:
+        candidates: list[str | None] = [None]
+    else:
+        candidates = [*(cluster_fields if cluster_fields is not None else _cluster_fields(members))]
     n_resamples, level = ci_resamples(metric), metric.ci_level
     found: dict[tuple[int, ...], str | None] = {}
     tried: set[tuple[int, ...]] = set()
@@ -190,10 +194,12 @@ def _partition(labels: Sequence[str] | None, n: int) -> tuple[int, ...]:
     return tuple(first.setdefault(name, len(first)) for name in names)
 
 
-def identify(
-    metric: MetricValue, records: Sequence[SampleRecord], seed: int
-) -> SampleValues | None:
-    """Per-sample values that reproduce `metric` exactly, or None (see the module docstring)."""
+def recover(metric: MetricValue, records: Sequence[SampleRecord]) -> SampleValues | None:
+    """The per-sample values whose means reproduce `metric`'s value, n and by-group values.
+
+    Enough to rank samples; pairing also needs the CI reproduced (`identify`). The result
+    has no cluster field.
+    """
     if metric.value is None or not records:
         return None
     keys = sorted({k for r in records for k, v in r.scores.items() if numeric(v) is not None})
@@ -214,20 +220,39 @@ def identify(
     if len(distinct) != 1:
         return None  # nothing matched, or several different per-sample vectors did
     key, subset, members, values = found[0]
-    reproduced, cluster_field = _reproduces_ci(metric, members, values, seed)
-    if not reproduced:
-        return None
     return SampleValues(
         metric=metric.name,
         score_key=key,
         subset=subset,
-        cluster_field=cluster_field,
+        cluster_field=None,
         values={r.sample_hash: v for r, v in zip(members, values, strict=True)},
-        clusters={
-            r.sample_hash: (_field(r, cluster_field) or r.sample_hash)
-            if cluster_field
-            else r.sample_hash
-            for r in members
-        },
+        clusters={r.sample_hash: r.sample_hash for r in members},
         groups={r.sample_hash: g for r in members if (g := _group(r, metric)) is not None},
     )
+
+
+def identify(
+    metric: MetricValue,
+    records: Sequence[SampleRecord],
+    seed: int,
+    *,
+    cluster_fields: Sequence[str] | None = None,
+) -> SampleValues | None:
+    """`recover`, then require the seeded bootstrap to reproduce the stored CI exactly.
+
+    `cluster_fields` restricts the clusterings tried (e.g. to the one found for the same
+    metric in another run on the same samples, when this run's CI cannot tell them apart).
+    """
+    found = recover(metric, records)
+    if found is None:
+        return None
+    by_hash = {r.sample_hash: r for r in records}
+    members = [by_hash[h] for h in found.values]
+    values = list(found.values.values())
+    reproduced, cluster_field = _reproduces_ci(metric, members, values, seed, cluster_fields)
+    if not reproduced:
+        return None
+    if cluster_field is None:
+        return found
+    clusters = {r.sample_hash: _field(r, cluster_field) or r.sample_hash for r in members}
+    return replace(found, cluster_field=cluster_field, clusters=clusters)

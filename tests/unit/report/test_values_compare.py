@@ -171,3 +171,15 @@ def test_duplicate_labels_are_made_unique(run_a: Path, tmp_path: Path) -> None:
     again = write_run(tmp_path / "again", toy_run(records, "model-a"), records)
     labels = [r.label for r in load_runs([run_a, again])]
     assert labels == ["model-a (run-a)", "model-a (again)"]
+
+
+def test_compare_constant_run_is_still_paired(run_a: Path, tmp_path: Path) -> None:
+    # A run that fails everything: every clustering reproduces its CI (0, 0), and other
+    # all-zero scores match too; the clusters found in the baseline still pair it.
+    records = toy_records(lambda i: 0.0)
+    for r in records:
+        r.scores["zero"] = 0
+    flat = write_run(tmp_path / "flat", toy_run(records, "model-z"), records)
+    acc = _by(compare_runs(load_runs([run_a, flat])), "accuracy")
+    assert acc.method == "paired bootstrap (1000, cluster=data.cluster)"
+    assert acc.ci_high is not None and acc.ci_high < 0
