@@ -73,6 +73,47 @@ def headline_section(runs: Sequence[LoadedRun], bench: str) -> Section:
     return Section(f"{bench}: headline metrics", body)
 
 
+#: Metrics drawn in a benchmark's overview chart, at most.
+OVERVIEW_METRICS = 8
+
+
+def _unit_scale(metric: MetricValue) -> bool:
+    values = (metric.value, metric.ci_low, metric.ci_high)
+    return metric.value is not None and all(v is None or 0.0 <= v <= 1.0 for v in values)
+
+
+def overview_chart(runs: Sequence[LoadedRun], bench: str) -> str | None:
+    """The benchmark's metrics on a 0-1 scale (shares, rates), a bar per run, with CIs."""
+    present = _present(runs, bench)
+    names = [
+        n
+        for n in _metric_names([b for _, b in present])
+        if all((m := _find(b, n)) is None or _unit_scale(m) for _, b in present)
+    ][:OVERVIEW_METRICS]
+    if not names:
+        return None
+    series = []
+    rows: list[list[object]] = [[n] for n in names]
+    for run, result in present:
+        found = [_find(result, n) for n in names]
+        series.append(
+            svg.BarSeries(
+                run.label,
+                [m.value if m else None for m in found],
+                [m.ci_low if m else None for m in found],
+                [m.ci_high if m else None for m in found],
+            )
+        )
+        for row, m in zip(rows, found, strict=True):
+            row += [m.value, html.ci_text(m.ci_low, m.ci_high, m.ci_level)] if m else [None, None]
+    columns = ["metric"]
+    for run, _ in present:
+        columns += [f"{run.label}: value", f"{run.label}: 95% CI"]
+    title = f"{bench}: metrics on a 0–1 scale, by run"
+    chart = svg.bar_chart(title, names, series, x_label="value (95% CI)", domain=(0.0, 1.0))
+    return html.figure(chart, html.table(columns, rows), title)
+
+
 def outcome_section(runs: Sequence[LoadedRun], bench: str) -> Section:
     """Shares of each parse outcome, overall per metric and per group of the first metric."""
     present = _present(runs, bench)

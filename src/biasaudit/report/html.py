@@ -56,7 +56,10 @@ def table(
             and all(r[i] is None or _numberish(r[i]) for r in rows)
             for i in range(len(columns))
         ]
-    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in columns)
+    head = "".join(
+        f'<th scope="col"{" class=num" if numeric[i] else ""}>{escape(c)}</th>'
+        for i, c in enumerate(columns)
+    )
     body = []
     for row in rows:
         cells = "".join(

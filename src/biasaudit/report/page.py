@@ -67,7 +67,9 @@ def _overview(runs: Sequence[LoadedRun]) -> str:
                 else [None, None, None]
             )
         rows.append(row)
-    return html.table(columns, rows, caption="headline metric of each benchmark")
+    charts = [c for bench in benchmark_names(runs) if (c := generic.overview_chart(runs, bench))]
+    table = html.table(columns, rows, caption="headline metric of each benchmark")
+    return table + f'<div class="grid">{"".join(charts)}</div>'
 
 
 def _difference_rows(diffs: Sequence[Difference]) -> list[list[object]]:

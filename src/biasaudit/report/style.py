@@ -24,6 +24,7 @@ caption { text-align: left; color: var(--muted); padding: 2px 0 4px; font-style:
 th, td { border-bottom: 1px solid var(--rule); padding: 3px 9px; text-align: left;
   vertical-align: top; }
 th { background: var(--bg-soft); font-weight: 600; }
+th.num { text-align: right; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 figure { margin: 8px 0 18px; break-inside: avoid; }
 figcaption { color: var(--muted); font-size: 12.5px; margin-top: 2px; }
