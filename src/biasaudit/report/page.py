@@ -44,31 +44,22 @@ def _columns(parts: Sequence[str]) -> str:
 
 
 def _overview(runs: Sequence[LoadedRun]) -> str:
-    columns = ["benchmark", "metric"]
-    for run in runs:
-        columns += [f"{run.label}: value", f"{run.label}: 95% CI", f"{run.label}: n"]
+    """Each benchmark's first metric, a row per run, then a chart of its 0-1 metrics."""
     rows: list[list[object]] = []
     for bench in benchmark_names(runs):
         first = next(b for run in runs if (b := run.benchmark(bench)) is not None)
         if not first.metrics:
             continue
         name = first.metrics[0].name
-        row: list[object] = [bench, name]
         for run in runs:
             result = run.benchmark(bench)
             metric = next((m for m in result.metrics if m.name == name), None) if result else None
-            row += (
-                [
-                    metric.value,
-                    html.ci_text(metric.ci_low, metric.ci_high, metric.ci_level),
-                    metric.n,
-                ]
-                if metric
-                else [None, None, None]
-            )
-        rows.append(row)
-    charts = [c for bench in benchmark_names(runs) if (c := generic.overview_chart(runs, bench))]
+            if metric is not None:
+                ci = html.ci_text(metric.ci_low, metric.ci_high, metric.ci_level)
+                rows.append([bench, name, run.label, metric.value, ci, metric.n])
+    columns = ["benchmark", "metric", "run", "value", "95% CI", "n"]
     table = html.table(columns, rows, caption="headline metric of each benchmark")
+    charts = [c for bench in benchmark_names(runs) if (c := generic.overview_chart(runs, bench))]
     return table + f'<div class="grid">{"".join(charts)}</div>'
 
 
