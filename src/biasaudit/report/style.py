@@ -60,6 +60,10 @@ footer { max-width: 1280px; margin: 0 auto; padding: 10px 28px 30px; color: var(
   h2, h3, h4 { break-after: avoid; }
   .grid, .runs { display: block; }
   table, .sample { break-inside: avoid; }
+  .tablewrap { overflow: visible; }
+  table { font-size: 7.5pt; width: 100%; }
+  th, td { padding: 2px 4px; overflow-wrap: anywhere; }
+  td.num { white-space: normal; }
   details.tbl::details-content { content-visibility: visible; display: block; }
   details.tbl > summary { display: none; }
   a { color: inherit; text-decoration: none; }
