@@ -17,7 +17,7 @@ def reproduction(store: DataStore) -> Reproduction:
 def test_all_checks_pass(reproduction: Reproduction) -> None:
     failed = [c for c in reproduction.checks if not c.passed]
     assert not failed, failed
-    assert len(reproduction.checks) == 52
+    assert len(reproduction.checks) == 56
 
 
 @pytest.mark.parametrize(("task", "attribute"), list(EXPECTED_SPLITS))

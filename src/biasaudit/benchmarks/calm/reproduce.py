@@ -3,7 +3,8 @@
 Generates every split with the released configuration (fresh names per template from the
 pools, the fixed gender-neutral list, the authors' seeds) and compares it with the released
 zips prompt by prompt and with the gt CSVs gold by gold. Also checks the template counts of
-Tables 1-3, the arithmetic of Table 7 (template 1) and the aggregation rule of Table 8.
+Tables 1-3, the overlap of race and gender name pools, the arithmetic of Table 7 (template 1)
+and the aggregation rule of Table 8.
 """
 
 from __future__ import annotations
@@ -13,7 +14,12 @@ from collections import Counter
 from biasaudit.benchmarks.calm import data as d
 from biasaudit.benchmarks.calm.generate import Instance, generate_split
 from biasaudit.benchmarks.calm.metrics import template_bias
-from biasaudit.benchmarks.calm.names import RELEASED_SEEDS, gender_names, race_names
+from biasaudit.benchmarks.calm.names import (
+    RELEASED_SEEDS,
+    gender_names,
+    pool_overlaps,
+    race_names,
+)
 from biasaudit.data import DataStore
 from biasaudit.reproduce import Check, Reproduction
 from biasaudit.results.schema import Table
@@ -36,6 +42,8 @@ EXPECTED_DISTINCT = {
     "hispanic": 299,
     "asian": 283,
 }
+#: Race-pool names that also occur in a gender pool (spec §2.4, the paper's §9 limitation).
+EXPECTED_OVERLAP = {"race/white": 226, "race/black": 44, "race/hispanic": 33, "race/asian": 2}
 #: Table 8 rows: (overall, gender, gender QA/NLI/SA, race, race QA/NLI/SA); None is "-".
 TABLE8: dict[str, tuple[float | None, ...]] = {
     "Llama-2-7B": (26.5, 25.7, 13.3, 24.3, 39.5, 27.3, 13.4, 26.7, 41.7),
@@ -147,6 +155,20 @@ def reproduce(store: DataStore) -> Reproduction:
         result.checks.append(
             Check(f"distinct {group} names", expected, len(distinct.get(group, set())))
         )
+    overlaps = pool_overlaps(list(name_sets.values()))
+    for group, expected in EXPECTED_OVERLAP.items():
+        result.checks.append(
+            Check(f"{group} names also in a gender pool", expected, overlaps[group])
+        )
+    result.tables["name_overlap"] = Table(
+        description="names of each pool that also occur in a pool of the other attribute",
+        columns=["group", "pool_size", "overlapping"],
+        rows=[
+            [f"{s.attribute}/{g.label}", len(g.pool), overlaps[f"{s.attribute}/{g.label}"]]
+            for s in name_sets.values()
+            for g in s.groups
+        ],
+    )
     accs = [0.94, 0.78, 0.56]
     result.checks.append(
         Check("Table 7 template 1, repo bias", 38.0, template_bias(accs, 0.76, "repo"), 1e-9)
