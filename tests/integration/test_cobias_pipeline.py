@@ -24,6 +24,10 @@ from biasaudit.data import DataStore
 
 pytestmark = pytest.mark.integration
 
+#: One llama.cpp thread: on shared 2-core machines two spinning OpenMP threads are several
+#: times slower (docs/benchmarks/cobias.md).
+LLAMA_ARGS = {"n_threads": 1}
+
 
 def _statements(store: DataStore, n: int) -> list[Statement]:
     return read_statements(store.path(DATASET_KEY))[:n]
@@ -37,7 +41,7 @@ def test_generate_then_score_with_the_causal_estimator(store: DataStore, tmp_pat
         n_generate=2, temperature=0.7, max_tokens=40, postprocess="first_line"
     )
     task = ContextsTask(options, store, 0, statements)
-    done = run_task(task, "embedded", progress=False)
+    done = run_task(task, "embedded", model_args=LLAMA_ARGS, progress=False)
     contexts = tmp_path / "contexts.jsonl"
     assert write_contexts(contexts, done.records, task.settings(), {"spec": "embedded"}) == 2
     versions = read_contexts(contexts)
@@ -48,6 +52,7 @@ def test_generate_then_score_with_the_causal_estimator(store: DataStore, tmp_pat
         "cobias",
         "embedded",
         options={"cobias": {"dataset": str(dataset), "contexts": str(contexts)}},
+        model_args=LLAMA_ARGS,
         output_dir=tmp_path / "run",
         progress=False,
     )
