@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -125,28 +125,34 @@ def write_statements(
             )
 
 
-def read_contexts_jsonl(path: Path) -> dict[str, list[str]]:
-    versions: dict[str, list[str]] = {}
+def iter_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed value) of each non-blank line; errors name the file and line."""
     try:
         with path.open(encoding="utf-8") as handle:
             for line_no, line in enumerate(handle, start=1):
                 if not line.strip():
                     continue
                 try:
-                    record = json.loads(line)
+                    value = json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise DataError(f"{path}: line {line_no}: invalid JSON ({exc.msg})") from None
-                if not isinstance(record, dict) or "id" not in record:
-                    raise DataError(f"{path}: line {line_no}: expected an object with 'id'")
-                items = record.get("versions")
-                if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
-                    raise DataError(f"{path}: line {line_no}: 'versions' must be a list of strings")
-                sid = str(record["id"])
-                if sid in versions:
-                    raise DataError(f"{path}: line {line_no}: duplicate id {sid!r}")
-                versions[sid] = items
+                yield line_no, value
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"{path}: cannot read ({exc})") from None
+
+
+def read_contexts_jsonl(path: Path) -> dict[str, list[str]]:
+    versions: dict[str, list[str]] = {}
+    for line_no, record in iter_jsonl(path):
+        if not isinstance(record, dict) or "id" not in record:
+            raise DataError(f"{path}: line {line_no}: expected an object with 'id'")
+        items = record.get("versions")
+        if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+            raise DataError(f"{path}: line {line_no}: 'versions' must be a list of strings")
+        sid = str(record["id"])
+        if sid in versions:
+            raise DataError(f"{path}: line {line_no}: duplicate id {sid!r}")
+        versions[sid] = items
     return versions
 
 

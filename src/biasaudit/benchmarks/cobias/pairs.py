@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import csv
 import difflib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from biasaudit.benchmarks.cobias.data import iter_jsonl
 from biasaudit.errors import DataError
 
 _ALTERNATION = re.compile(r"\(([^()|]*)\|([^()]*)\)")
@@ -111,22 +111,13 @@ def read_stereoset_intrasentence(path: Path) -> list[PairRecord]:
     """StereoSet intrasentence items (JSONL, one item per line with ``type``, ``target``,
     ``bias_type``, ``stereotype``, ``anti-stereotype``): sentence 1 = stereotype."""
     records: list[PairRecord] = []
-    try:
-        with path.open(encoding="utf-8") as handle:
-            for line_no, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    item = json.loads(line)
-                    if item["type"] != "intrasentence":
-                        continue
-                    s1, s2 = item["stereotype"].strip(), item["anti-stereotype"].strip()
-                    bias, target = item["bias_type"], item["target"]
-                except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
-                    raise DataError(
-                        f"{path}: line {line_no}: not a StereoSet item ({exc})"
-                    ) from None
-                records.append(_pair(f"ss_{len(records)}", "ss", bias, "stereo", s1, s2, target))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read ({exc})") from None
+    for line_no, item in iter_jsonl(path):
+        try:
+            if item["type"] != "intrasentence":
+                continue
+            s1, s2 = item["stereotype"].strip(), item["anti-stereotype"].strip()
+            bias, target = item["bias_type"], item["target"]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise DataError(f"{path}: line {line_no}: not a StereoSet item ({exc})") from None
+        records.append(_pair(f"ss_{len(records)}", "ss", bias, "stereo", s1, s2, target))
     return records
