@@ -213,3 +213,33 @@ def test_own_dataset_needs_its_own_contexts(tmp_path: Path, store: Any) -> None:
     dataset, _ = _write_inputs(tmp_path)
     with pytest.raises(DataError, match="needs its own contexts"):
         COBIAS.from_dict({"dataset": str(dataset)}, store)
+
+
+def test_cli_score_with_two_models_writes_the_ensemble(tmp_path: Path, data_dir: Path) -> None:
+    from biasaudit.cli import main
+
+    dataset, contexts = _write_inputs(tmp_path)
+    one, three = _replay_pll(tmp_path, 1.0), _replay_pll(tmp_path, 3.0)
+    out = tmp_path / "out"
+    code = main(
+        [
+            "cobias",
+            "score",
+            str(dataset),
+            "--contexts",
+            str(contexts),
+            "-m",
+            f"replay:{one}",
+            "-m",
+            f"replay:{three}",
+            "-o",
+            str(out),
+            "--no-cache",
+            "-q",
+        ]
+    )
+    assert code == 0
+    assert len(list(out.glob("replay_*/results.json"))) == 2
+    report = json.loads((out / "ensemble.json").read_text())
+    rows = {r[0]: r for r in report["tables"]["statements"]["rows"]}
+    assert rows["s1"][3] == pytest.approx(100.0)  # as in test_ensemble_averages_tau_before_cv
