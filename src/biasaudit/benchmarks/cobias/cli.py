@@ -389,8 +389,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
         ["n", human.n],
         ["Spearman rho", human.rho],
         ["Spearman p", human.p],
-        ["Krippendorff alpha (interval)", krippendorff_alpha(ratings.by_rater())],
-        ["Krippendorff alpha (ordinal)", krippendorff_alpha(ratings.by_rater(), "ordinal")],
+        [
+            f"raters' Krippendorff alpha, interval ({len(ratings.ids)} items)",
+            krippendorff_alpha(ratings.by_rater()),
+        ],
+        [
+            f"raters' Krippendorff alpha, ordinal ({len(ratings.ids)} items)",
+            krippendorff_alpha(ratings.by_rater(), "ordinal"),
+        ],
     ]
     print(format_table(["quantity", "value"], rows))
     return 0
