@@ -54,7 +54,26 @@ def _openai(request: pytest.FixtureRequest) -> Backend:
     return load_backend(f"openai:smollm2@{server.base_url}", {"concurrency": 2})
 
 
+class BackendPool:
+    """Backends created on first use and shared by every test of the session."""
+
+    def __init__(self, request: pytest.FixtureRequest) -> None:
+        self.request = request
+        self.backends: dict[str, Backend] = {}
+
+    def get(self, case: BackendCase) -> Backend:
+        if case.id not in self.backends:
+            self.backends[case.id] = case.make(self.request)
+        return self.backends[case.id]
+
+    def close(self) -> None:
+        for backend in self.backends.values():
+            backend.close()
+
+
 INTEGRATION = (pytest.mark.integration,)
+#: transformers dequantises the SmolLM2 GGUF on load (~30 s on 2 idle cores)
+SLOW = (pytest.mark.integration, pytest.mark.slow)
 
 CASES: list[BackendCase] = [
     BackendCase("hf-causal", _hf("tiny_causal_lm", batch_size=4)),
@@ -63,7 +82,12 @@ CASES: list[BackendCase] = [
     BackendCase("hf-classifier", _hf("tiny_classifier", batch_size=4)),
     BackendCase("st", _st),
     BackendCase("embedded", lambda _: load_backend("embedded"), INTEGRATION),
-    BackendCase("hf-smollm2-gguf", lambda _: load_backend("hf:embedded"), INTEGRATION),
+    BackendCase("hf-smollm2-gguf", lambda _: load_backend("hf:embedded"), SLOW),
     BackendCase("embedded-st", lambda _: load_backend("embedded-st"), INTEGRATION),
     BackendCase("openai-llama-cpp-server", _openai, INTEGRATION),
 ]
+
+
+def case(case_id: str) -> BackendCase:
+    """The case named `case_id` (for checks that compare two backends)."""
+    return next(c for c in CASES if c.id == case_id)

@@ -14,7 +14,7 @@ import pytest
 
 from biasaudit.models.base import Backend
 from conformance import tiny_models
-from conformance.backends import CASES, BackendCase
+from conformance.backends import CASES, BackendCase, BackendPool
 
 
 @pytest.fixture(scope="session")
@@ -50,23 +50,6 @@ def tiny_base_lm(tiny_dir: Path, tiny_tokenizer: Any) -> Path:
 @pytest.fixture(scope="session")
 def tiny_sentence_transformer(tiny_dir: Path, tiny_masked_lm: Path) -> Path:
     return tiny_models.build_sentence_transformer(tiny_dir / "st", tiny_masked_lm)
-
-
-class BackendPool:
-    """Backends created on first use and shared by every test of the session."""
-
-    def __init__(self, request: pytest.FixtureRequest) -> None:
-        self.request = request
-        self.backends: dict[str, Backend] = {}
-
-    def get(self, case: BackendCase) -> Backend:
-        if case.id not in self.backends:
-            self.backends[case.id] = case.make(self.request)
-        return self.backends[case.id]
-
-    def close(self) -> None:
-        for backend in self.backends.values():
-            backend.close()
 
 
 @pytest.fixture(scope="session")
