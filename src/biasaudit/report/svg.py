@@ -458,8 +458,8 @@ def strip_chart(
             )
         for mi, (name, value) in enumerate(row.marks.items()):
             ms = mark_styles[mi % len(mark_styles)]
-            out.append(_marker(ms.marker, scale(value), y, ms, r=4))
-            out.append(f"<title>{escape(name)} {fmt(value)}</title>")
+            marker = _marker(ms.marker, scale(value), y, ms, r=4)
+            out.append(f"<g><title>{escape(name)} {fmt(value)}</title>{marker}</g>")
     out.append("</svg>")
     return "".join(out)
 

@@ -105,8 +105,8 @@ def _gap_table(rows: Sequence[dict[str, Any]], attribute: str) -> str:
             task,
             template,
             gap,
-            min(accs, key=accs.__getitem__),
-            max(accs, key=accs.__getitem__),
+            min(accs, key=accs.__getitem__) if gap > 0 else None,
+            max(accs, key=accs.__getitem__) if gap > 0 else None,
             ", ".join(f"{g} {html.cell(a)}" for g, a in sorted(accs.items())),
         ]
         for gap, (task, template), accs in gaps[:TOP_GAPS]
@@ -122,7 +122,7 @@ def _gap_table(rows: Sequence[dict[str, Any]], attribute: str) -> str:
         ],
         table_rows_,
         caption=f"templates with the widest gap between {attribute} groups "
-        f"(top {TOP_GAPS} of {len(gaps)})",
+        f"({min(TOP_GAPS, len(gaps))} of {len(gaps)})",
     )
 
 
