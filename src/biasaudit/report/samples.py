@@ -149,7 +149,8 @@ def samples_section(run: LoadedRun, result: BenchmarkResult) -> Section:
     if ranking is None:
         parts.append(
             html.note(
-                "No metric's per-sample values could be recovered, so samples are not ranked."
+                "No metric with a direction (higher or lower is better) has recoverable "
+                "per-sample values, so samples are not ranked."
             )
         )
     else:
