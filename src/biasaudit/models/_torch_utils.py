@@ -72,17 +72,26 @@ def logits_at(
 
 def target_logprobs(
     model: Any,
-    inputs: dict[str, torch.Tensor],
-    rows: torch.Tensor,
-    cols: torch.Tensor,
-    targets: torch.Tensor,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """log P(targets[i]) at (rows[i], cols[i]) and whether each target is the argmax."""
-    logits = logits_at(model, inputs, rows, cols)
+    sequences: Sequence[Sequence[int]],
+    pad_id: int,
+    device: torch.device,
+    positions: Sequence[tuple[int, int, int]],
+) -> tuple[list[float], list[bool]]:
+    """Score chosen tokens in one right-padded forward pass over `sequences`.
+
+    `positions` holds (row, position, target token): the result is log P(target) at that
+    position of that row, and whether the target is the argmax there.
+    """
+    ids, mask = pad_batch(sequences, pad_id, device)
+    rows, cols, targets = (
+        torch.tensor(column, dtype=torch.long, device=device)
+        for column in zip(*positions, strict=True)
+    )
+    logits = logits_at(model, {"input_ids": ids, "attention_mask": mask}, rows, cols)
     log_probs = torch.log_softmax(logits, dim=-1)
     picked = log_probs.gather(1, targets.unsqueeze(1)).squeeze(1)
     greedy = logits.argmax(dim=-1) == targets
-    return picked.cpu(), greedy.cpu()
+    return picked.tolist(), greedy.tolist()
 
 
 def sample_token(

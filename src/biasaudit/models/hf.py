@@ -434,35 +434,24 @@ class HFBackend(Backend):
         return [r for r in responses if r is not None]
 
     def _score_causal(self, pairs: list[tuple[list[int], list[int]]]) -> list[Response]:
-        import torch
+        from biasaudit.models._torch_utils import target_logprobs
 
-        from biasaudit.models._torch_utils import pad_batch, target_logprobs
-
-        ids, mask = pad_batch([(c + t)[:-1] for c, t in pairs], self.pad_id, self.device)
-        rows: list[int] = []
-        cols: list[int] = []
-        targets: list[int] = []
-        for row, (context, continuation) in enumerate(pairs):
-            rows += [row] * len(continuation)
-            cols += range(len(context) - 1, len(context) - 1 + len(continuation))
-            targets += continuation
-        as_tensor = lambda xs: torch.tensor(xs, dtype=torch.long, device=self.device)  # noqa: E731
-        picked, greedy = target_logprobs(
-            self.model,
-            {"input_ids": ids, "attention_mask": mask},
-            as_tensor(rows),
-            as_tensor(cols),
-            as_tensor(targets),
-        )
+        positions = [
+            (row, len(context) - 1 + i, token)
+            for row, (context, continuation) in enumerate(pairs)
+            for i, token in enumerate(continuation)
+        ]
+        sequences = [(context + continuation)[:-1] for context, continuation in pairs]
+        picked, greedy = target_logprobs(self.model, sequences, self.pad_id, self.device, positions)
         responses, start = [], 0
         for _, continuation in pairs:
             end = start + len(continuation)
-            scores = [float(x) for x in picked[start:end]]
+            scores = picked[start:end]
             responses.append(
                 Response(
                     kind=Capability.LOGLIKELIHOOD,
                     logprob=float(sum(scores)),
-                    is_greedy=bool(greedy[start:end].all()),
+                    is_greedy=all(greedy[start:end]),
                     n_tokens=len(scores),
                     token_logprobs=scores,
                 )
@@ -611,34 +600,17 @@ class HFBackend(Backend):
 
     def _score_masked(self, chunk: list[tuple[int, int, list[int], list[int]]]) -> list[float]:
         """Summed log P(original token) over each copy's masked positions, one forward."""
-        import torch
-
-        from biasaudit.models._torch_utils import pad_batch, target_logprobs
+        from biasaudit.models._torch_utils import target_logprobs
 
         mask_id = self.tokenizer.mask_token_id
-        masked = []
-        rows: list[int] = []
-        cols: list[int] = []
-        targets: list[int] = []
+        copies = []
+        positions = []
         for row, (_, _, ids, group) in enumerate(chunk):
-            copy = list(ids)
-            for position in group:
-                copy[position] = mask_id
-                rows.append(row)
-                cols.append(position)
-                targets.append(ids[position])
-            masked.append(copy)
-        ids_tensor, attention = pad_batch(masked, self.pad_id, self.device)
-        as_tensor = lambda xs: torch.tensor(xs, dtype=torch.long, device=self.device)  # noqa: E731
-        picked, _ = target_logprobs(
-            self.model,
-            {"input_ids": ids_tensor, "attention_mask": attention},
-            as_tensor(rows),
-            as_tensor(cols),
-            as_tensor(targets),
-        )
+            copies.append([mask_id if p in group else token for p, token in enumerate(ids)])
+            positions += [(row, p, ids[p]) for p in group]
+        picked, _ = target_logprobs(self.model, copies, self.pad_id, self.device, positions)
         totals = [0.0] * len(chunk)
-        for row, value in zip(rows, picked.tolist(), strict=True):
+        for (row, _, _), value in zip(positions, picked, strict=True):
             totals[row] += value
         return totals
 
