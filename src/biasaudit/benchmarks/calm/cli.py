@@ -100,6 +100,7 @@ def cmd_perturb(args: argparse.Namespace) -> int:
     mean, sd = mean_sd(perturbed)
     rows = [[v, s, relative_change(original, s)] for v, s in scores.items()]
     rows.append(["perturbed mean", mean, relative_change(original, mean)])
+    rows.append(["perturbed sd", sd, None])
     payload = {
         "scores": scores,
         "perturbed_mean": mean,
