@@ -81,7 +81,7 @@ CASES: list[BackendCase] = [
     BackendCase("hf-masked", _hf("tiny_masked_lm", mask_batch_size=16)),
     BackendCase("hf-classifier", _hf("tiny_classifier", batch_size=4)),
     BackendCase("st", _st),
-    BackendCase("embedded", lambda _: load_backend("embedded"), INTEGRATION),
+    BackendCase("embedded", lambda _: load_backend("embedded", {"n_threads": 1}), INTEGRATION),
     BackendCase("hf-smollm2-gguf", lambda _: load_backend("hf:embedded"), SLOW),
     BackendCase("embedded-st", lambda _: load_backend("embedded-st"), INTEGRATION),
     BackendCase("openai-llama-cpp-server", _openai, INTEGRATION),

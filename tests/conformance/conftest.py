@@ -17,6 +17,22 @@ from conformance import tiny_models
 from conformance.backends import CASES, BackendCase, BackendPool
 
 
+@pytest.fixture(scope="package", autouse=True)
+def one_torch_thread() -> Iterator[None]:
+    """Run torch on one thread while this suite runs, then restore the setting.
+
+    On a shared 2-core machine, torch's second OpenMP thread spins against other processes
+    (and against llama.cpp in this one): at a load average of 8 the naive PLL reference took
+    17 s with two threads and 0.9 s with one.
+    """
+    import torch
+
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(previous)
+
+
 @pytest.fixture(scope="session")
 def tiny_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("tiny-models")
