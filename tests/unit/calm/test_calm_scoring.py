@@ -125,3 +125,19 @@ def test_one_template_is_never_degenerate() -> None:
     scores = score_prompts(same, ScoringOptions())
     assert scores.exclusions == []
     assert scores.task_score("qa", "gender") == 0.0
+
+
+def test_prompts_without_output_do_not_make_a_task_degenerate() -> None:
+    # Log-likelihood protocol: free-form QA has no output, only one MCQA template has.
+    free = [
+        ScoredPrompt("qa", "gender", "qa:45", "babi", g, f"{g}{i}", True, None)
+        for g in ("male", "female")
+        for i in range(3)
+    ]
+    mcqa = [
+        ScoredPrompt("qa", "gender", "qa:79", "sodapop", g, f"{g}{i}", i > 0, "c")
+        for g in ("male", "female")
+        for i in range(3)
+    ]
+    scores = score_prompts(free + mcqa, ScoringOptions(zero_dataset_threshold=None))
+    assert scores.exclusions == []

@@ -165,8 +165,9 @@ def _degenerate(outputs: list[str | None], options: ScoringOptions, *, dataset: 
 
 def _several_templates(prompts: Sequence[ScoredPrompt]) -> bool:
     """One answer everywhere is only degenerate across templates: a single template (a
-    subset run) legitimately has one gold answer for all its names."""
-    return len({p.template_id for p in prompts}) >= 2
+    subset run) legitimately has one gold answer for all its names. Prompts without an
+    output to compare (free-form QA by log-likelihood) do not count."""
+    return len({p.template_id for p in prompts if p.output is not None}) >= 2
 
 
 def _dataset_outputs(prompts: list[ScoredPrompt], options: ScoringOptions) -> list[str | None]:
