@@ -72,8 +72,6 @@ class BackendPool:
 
 
 INTEGRATION = (pytest.mark.integration,)
-#: transformers dequantises the SmolLM2 GGUF on load (~30 s on 2 idle cores)
-SLOW = (pytest.mark.integration, pytest.mark.slow)
 
 CASES: list[BackendCase] = [
     BackendCase("hf-causal", _hf("tiny_causal_lm", batch_size=4)),
@@ -82,7 +80,7 @@ CASES: list[BackendCase] = [
     BackendCase("hf-classifier", _hf("tiny_classifier", batch_size=4)),
     BackendCase("st", _st),
     BackendCase("embedded", lambda _: load_backend("embedded", {"n_threads": 1}), INTEGRATION),
-    BackendCase("hf-smollm2-gguf", lambda _: load_backend("hf:embedded"), SLOW),
+    BackendCase("hf-smollm2-gguf", lambda _: load_backend("hf:embedded"), INTEGRATION),
     BackendCase("embedded-st", lambda _: load_backend("embedded-st"), INTEGRATION),
     BackendCase("openai-llama-cpp-server", _openai, INTEGRATION),
 ]

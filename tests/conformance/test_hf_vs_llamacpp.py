@@ -19,7 +19,7 @@ from biasaudit.requests import (
 )
 from conformance.backends import BackendPool, case
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+pytestmark = pytest.mark.integration
 
 PAIRS = [
     ("The capital of France is", " Paris", " Berlin"),

@@ -70,6 +70,8 @@ class HFArgs(BaseModel):
     revision: str | None = None
     trust_remote_code: bool = False
     task: Task | None = None
+    #: torch threads for the whole process (torch.set_num_threads); default: torch's own
+    threads: int | None = Field(None, ge=1)
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,9 @@ def _resolve_source(target: str, args: HFArgs) -> _Source:
         if args.gguf_file and not (path / args.gguf_file).is_file():
             raise BackendError(f"GGUF file not found: {path / args.gguf_file}")
         return _Source(str(path.resolve()), args.gguf_file, True, str(path.resolve()))
-    if target.startswith(("/", ".", "~")) or target.count("/") > 1 or path.exists():
+    if path.is_file():
+        raise BackendError(f"{target} is a file; hf needs a model folder or a .gguf file")
+    if target.startswith(("/", ".", "~")) or target.count("/") > 1:
         raise BackendError(f"model folder not found: {target}")
     return _Source(target, args.gguf_file, False, target)
 
@@ -268,6 +272,8 @@ class HFBackend(Backend):
 
         from biasaudit.models._torch_utils import DTYPES
 
+        if self.args.threads:
+            torch.set_num_threads(self.args.threads)
         kwargs = self._hub_kwargs()
         source = self.source.name_or_path
         if self.args.task is not None:

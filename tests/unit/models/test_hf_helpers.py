@@ -74,6 +74,9 @@ def test_missing_local_folder_is_a_backend_error(tmp_path: Path) -> None:
         _resolve_source("", HFArgs())
     with pytest.raises(BackendError, match="GGUF file not found"):
         _resolve_source(str(tmp_path), HFArgs(gguf_file="missing.gguf"))
+    (tmp_path / "weights.bin").write_bytes(b"")
+    with pytest.raises(BackendError, match="is a file"):
+        _resolve_source(str(tmp_path / "weights.bin"), HFArgs())
 
 
 def test_sources_resolve_to_folder_and_gguf_name(tmp_path: Path) -> None:
@@ -96,6 +99,8 @@ def test_unknown_and_invalid_args_are_named() -> None:
         HFBackend("org/model", dtyp="float16")
     with pytest.raises(BiasauditError, match="dtype"):
         HFBackend("org/model", dtype="float64")
+    with pytest.raises(BiasauditError, match="threads"):
+        HFBackend("org/model", threads=0)
 
 
 def test_task_is_detected_from_the_architecture() -> None:
