@@ -28,6 +28,8 @@ def test_reproduction_matches_every_released_number(store: DataStore) -> None:
     assert p.actual == pytest.approx(3.4176e-60, rel=1e-4)
     alpha = next(c for name, c in checks.items() if name.startswith("Krippendorff"))
     assert alpha.actual == pytest.approx(0.17892, abs=1e-5)
+    empty = next(c for name, c in checks.items() if "empty selected version" in name)
+    assert empty.expected == empty.actual == 19  # our selection = the authors' selection
     per_model = [c for name, c in checks.items() if "max |COBIAS" in name]
     assert len(per_model) == 4
     assert all(c.actual is not None and c.actual <= 1e-9 for c in per_model)

@@ -18,13 +18,19 @@ import numpy as np
 
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.data import (
+    CONTEXTS_KEY,
     CROWS_PAIRS_KEY,
+    DATASET_KEY,
     PAIRS_KEY,
     RATINGS_KEY,
     RELEASED_SCORES_KEY,
     STEREOSET_KEY,
+    read_contexts,
+    read_statements,
+    select_versions,
 )
 from biasaudit.benchmarks.cobias.pairs import read_crows_pairs, read_stereoset_intrasentence
+from biasaudit.benchmarks.cobias.templates import clean_version
 from biasaudit.benchmarks.cobias.validation import (
     krippendorff_alpha,
     length_correlation,
@@ -90,6 +96,7 @@ def reproduce(store: DataStore) -> Reproduction:
         rows=rows,
     )
 
+    _selection_check(store, rep, columns)
     shared, matrix = rank_correlations(columns)
     rep.tables["model_correlations"] = Table(
         description=f"Spearman between the models' COBIAS over {len(shared)} shared statements "
@@ -151,6 +158,29 @@ def reproduce(store: DataStore) -> Reproduction:
         ]
     )
     return rep
+
+
+def _selection_check(
+    store: DataStore, rep: Reproduction, columns: dict[str, dict[str, float]]
+) -> None:
+    """The authors' scorer raised on an empty version and dropped the statement silently.
+
+    If our `reference` selection picks the same 35 of 60 versions as theirs, every statement
+    whose selection holds an empty version must be missing from every released run.
+    """
+    statements = read_statements(store.path(DATASET_KEY))
+    chosen = select_versions(
+        [s.id for s in statements], read_contexts(store.path(CONTEXTS_KEY)), 35, "reference", 42
+    )
+    with_empty = {sid for sid, items in chosen.items() if any(not clean_version(v) for v in items)}
+    scored_anywhere = set().union(*(set(c) for c in columns.values()))
+    rep.checks.append(
+        Check(
+            "statements with an empty selected version, absent from all released runs",
+            len(with_empty),
+            len(with_empty - scored_anywhere),
+        )
+    )
 
 
 def _pairs_checks(store: DataStore, rep: Reproduction) -> None:
