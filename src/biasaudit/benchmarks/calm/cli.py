@@ -5,6 +5,8 @@
 - ``perturb``: runs the original and the perturbed versions of the templates on a model and
   reports each score and its relative change (paper Table 4).
 - ``diversity``: mean pairwise embedding similarity and length of the templates (Table 6).
+- ``agreement RUN_DIR RUN_DIR...``: templates whose favoured and disfavoured groups are the
+  same in every run (the template error analysis of §6.1, Table 9).
 """
 
 from __future__ import annotations
@@ -68,6 +70,58 @@ def cmd_subsets(args: argparse.Namespace) -> int:
         "unit": args.unit,
     }
     _print(payload, rows, ["fraction", "run", "bias_score"], args.json)
+    return 0
+
+
+def cmd_agreement(args: argparse.Namespace) -> int:
+    from biasaudit.benchmarks.calm.agreement import compare_runs
+    from biasaudit.benchmarks.calm.benchmark import CALMOptions, scoring_options
+    from biasaudit.benchmarks.calm.scoring import score_prompts
+
+    if len(args.run_dirs) < 2:
+        raise BiasauditError("calm agreement needs at least two run directories")
+    results = []
+    for run_dir in args.run_dirs:
+        prompts, saved = _run_prompts(run_dir)
+        results.append(score_prompts(prompts, scoring_options(CALMOptions.model_validate(saved))))
+    agreements = compare_runs([r.templates for r in results])
+    shown = [a for a in agreements if a.agrees or args.all]
+    rows = [
+        [
+            a.task,
+            a.attribute,
+            a.template_id,
+            " | ".join(f"{d[0]}>{d[1]}" if d else "-" for d in a.directions),
+            a.agrees,
+        ]
+        for a in shown
+    ]
+    n_agree = sum(a.agrees for a in agreements)
+    payload = {
+        "templates_compared": len(agreements),
+        "templates_agreeing": n_agree,
+        "rows": [
+            {
+                "task": a.task,
+                "attribute": a.attribute,
+                "template_id": a.template_id,
+                "directions": a.directions,
+                "agrees": a.agrees,
+            }
+            for a in shown
+        ],
+    }
+    _print(
+        payload,
+        rows,
+        ["task", "attribute", "template", "favoured>disfavoured per run", "agrees"],
+        args.json,
+    )
+    if not args.json:
+        print(
+            f"{n_agree} of {len(agreements)} template-attribute pairs show the same bias "
+            "in every run"
+        )
     return 0
 
 
@@ -179,6 +233,14 @@ def register(subparsers: Any, data_parent: argparse.ArgumentParser) -> None:
     subsets.add_argument("--seed", type=int, default=0)
     subsets.add_argument("--json", action="store_true")
     subsets.set_defaults(func=cmd_subsets)
+
+    agreement = sub.add_parser(
+        "agreement", help="templates whose bias direction is the same in several runs"
+    )
+    agreement.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
+    agreement.add_argument("--all", action="store_true", help="list every compared template")
+    agreement.add_argument("--json", action="store_true")
+    agreement.set_defaults(func=cmd_agreement)
 
     perturb = sub.add_parser(
         "perturb", parents=[data_parent], help="score original and perturbed templates on a model"
