@@ -74,3 +74,15 @@ def test_loglikelihood_protocol(data_dir: Path) -> None:
     # SNLI is three-way: one request per label word.
     assert result.requests_sent + result.requests_cached == 18
     assert result.metric("accuracy").n == 6
+
+
+@pytest.mark.slow
+def test_diversity_with_embedded_minilm(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["calm", "diversity", "--tasks", "sentiment", "--json", "--data-dir", str(data_dir)]
+    )
+    assert code == 0
+    payload = json.loads(capsys.readouterr().out)
+    sentiment = payload["groups"]["sentiment"]
+    assert sentiment["n"] == 77 and round(sentiment["mean"], 1) == 14.8
+    assert 0.0 < sentiment["similarity"] < 1.0

@@ -51,12 +51,15 @@ def cmd_subsets(args: argparse.Namespace) -> int:
     from biasaudit.benchmarks.calm.benchmark import CALMOptions, scoring_options
     from biasaudit.benchmarks.calm.robustness import mean_sd, subset_runs
 
+    fractions = _floats(args.fractions)
+    if not fractions or any(not 0 < f <= 1 for f in fractions):
+        raise BiasauditError(f"--fractions {args.fractions}: each must be in (0, 1]")
     prompts, saved = _run_prompts(args.run_dir)
     options = scoring_options(CALMOptions.model_validate(saved))
     runs = subset_runs(
         prompts,
         options,
-        fractions=_floats(args.fractions),
+        fractions=fractions,
         runs_per_fraction=args.runs,
         unit=args.unit,
         seed=args.seed,
