@@ -219,8 +219,8 @@ def full_projection() -> Iterator[None]:
     from biasaudit.models import _torch_utils
 
     @contextlib.contextmanager
-    def never(*_: Any) -> Iterator[bool]:
-        yield False
+    def never(*_: Any) -> Iterator[list[bool]]:
+        yield []  # "not applied": logits_at indexes the full logits
 
     original = _torch_utils._project_only_at
     _torch_utils._project_only_at = never  # type: ignore[assignment]

@@ -1,4 +1,4 @@
-"""Torch kernels shared by the transformers backends (`hf`, `st`).
+"""Torch kernels of the transformers backend (`hf`).
 
 This module imports torch and transformers at import time; backends import it lazily, only
 once a model is being loaded, so listing backends never pays for torch.
@@ -36,26 +36,31 @@ def pad_batch(
 
 
 @contextlib.contextmanager
-def _project_only_at(model: Any, rows: torch.Tensor, cols: torch.Tensor) -> Iterator[bool]:
+def _project_only_at(model: Any, rows: torch.Tensor, cols: torch.Tensor) -> Iterator[list[bool]]:
     """Make the output projection see only hidden[rows, cols] (as a batch of one sequence).
 
     A forward pre-hook on the model's output-embedding layer (the vocabulary projection of any
     `*ForCausalLM` / `*ForMaskedLM`) swaps its (batch, time, hidden) input for the selected
     (1, n, hidden) states, so the (hidden x vocab) matmul runs n times instead of batch x time
     times. Layers before the projection (e.g. BERT's transform) still see every position.
-    Yields False when the model has no separate output-embedding layer.
+    Yields a list that holds True once the hook has projected; it stays empty for models
+    without a separate output-embedding layer or with an unexpected input to it.
     """
+    applied: list[bool] = []
     head = model.get_output_embeddings()
     if head is None:
-        yield False
+        yield applied
         return
 
-    def select(_module: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    def select(_module: Any, args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        if args[0].dim() != 3:
+            return None  # leave the input alone; the caller indexes the full logits
+        applied.append(True)
         return (args[0][rows, cols].unsqueeze(0), *args[1:])
 
     handle = head.register_forward_pre_hook(select)
     try:
-        yield True
+        yield applied
     finally:
         handle.remove()
 
@@ -64,9 +69,9 @@ def logits_at(
     model: Any, inputs: dict[str, torch.Tensor], rows: torch.Tensor, cols: torch.Tensor
 ) -> torch.Tensor:
     """Float32 logits at positions (rows[i], cols[i]) of one forward pass, shape (n, vocab)."""
-    with torch.inference_mode(), _project_only_at(model, rows, cols) as projected:
+    with torch.inference_mode(), _project_only_at(model, rows, cols) as applied:
         logits = model(**inputs).logits
-    selected = logits[0] if projected else logits[rows, cols]
+    selected = logits[0] if applied else logits[rows, cols]
     return selected.float()
 
 
