@@ -28,8 +28,9 @@ install: $(STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/biasaudit run stop --model embedded --data-dir "$(DATA_DIR)" \
-		--output $(DEMO_DIR) --limit 45 --overwrite
-	@echo "demo run written to $(DEMO_DIR)"
+		--output $(DEMO_DIR) --shard 0/10 -M n_threads=1 --overwrite
+	$(VENV)/bin/biasaudit report $(DEMO_DIR) --output $(DEMO_DIR)/report.html
+	@echo "demo run and report written to $(DEMO_DIR) (open $(DEMO_DIR)/report.html)"
 
 test: $(STAMP)
 	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q $(PYTEST_ARGS)
