@@ -93,6 +93,7 @@ class Benchmark(ABC):
 
         The runner calls this before the capability check; the default does nothing.
         """
+        return None
 
     @abstractmethod
     def data_keys(self) -> list[str]:
