@@ -10,7 +10,6 @@ from typing import Any
 from biasaudit._version import __version__, git_revision, python_version
 from biasaudit.benchmarks import BENCHMARKS, Benchmark, Sample
 from biasaudit.data import DataStore
-from biasaudit.data.store import default_cache_dir
 from biasaudit.errors import RunError
 from biasaudit.models import load_backend
 from biasaudit.results.io import (
@@ -23,16 +22,16 @@ from biasaudit.results.io import (
 )
 from biasaudit.results.schema import (
     BenchmarkResult,
-    ModelInfo,
     RunResult,
     SampleRecord,
     ToolkitInfo,
 )
-from biasaudit.runner.cache import NullCache, ResponseCache
+from biasaudit.runner.cache import open_cache
 from biasaudit.runner.runner import (
     RunConfig,
     check_capabilities,
     hash_sample_hashes,
+    model_info,
     run_benchmark,
     score_record,
 )
@@ -118,11 +117,7 @@ def evaluate(
     }
     _prepare_output(out, resume, overwrite, run_config)
     backend = load_backend(model, model_args)
-    cache = (
-        ResponseCache(Path(cache_path) if cache_path else default_cache_dir() / "requests.sqlite")
-        if use_cache
-        else NullCache()
-    )
+    cache = open_cache(cache_path, use_cache)
     try:
         for bench in bench_objects:
             check_capabilities(bench, backend, model)
@@ -134,13 +129,7 @@ def evaluate(
                 version=__version__, git_revision=git_revision(), python=python_version()
             ),
             created_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            model=ModelInfo(
-                spec=model,
-                backend=backend.name,
-                identity=backend.identity(),
-                fingerprint=backend.fingerprint(),
-                chat_as_transcript=backend.chat_as_transcript,
-            ),
+            model=model_info(model, backend),
             seed=seed,
             batch_size=batch_size or backend.default_batch_size(),
             limit=limit,

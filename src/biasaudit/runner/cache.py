@@ -69,3 +69,12 @@ class NullCache:
 
     def close(self) -> None:
         return None
+
+
+def open_cache(path: str | Path | None, enabled: bool = True) -> ResponseCache | NullCache:
+    """The response cache at `path` (default under the cache dir), or none when disabled."""
+    if not enabled:
+        return NullCache()
+    from biasaudit.data.store import default_cache_dir
+
+    return ResponseCache(Path(path) if path else default_cache_dir() / "requests.sqlite")

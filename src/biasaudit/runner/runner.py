@@ -16,7 +16,13 @@ from biasaudit.benchmarks.base import Benchmark, Sample
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.models.base import Backend
 from biasaudit.requests import Capability, Request, Response, request_key, request_length
-from biasaudit.results.schema import BenchmarkResult, DataFileInfo, Exchange, SampleRecord
+from biasaudit.results.schema import (
+    BenchmarkResult,
+    DataFileInfo,
+    Exchange,
+    ModelInfo,
+    SampleRecord,
+)
 from biasaudit.runner.cache import cache_key
 
 
@@ -60,6 +66,17 @@ def check_capabilities(benchmark: Benchmark, backend: Backend, spec: str) -> Non
     raise CapabilityError(
         f"benchmark '{benchmark.name}' needs {needed}, which model '{spec}' "
         f"(backend '{backend.name}') does not support{hint}"
+    )
+
+
+def model_info(spec: str, backend: Backend) -> ModelInfo:
+    """What results record about the model a run used."""
+    return ModelInfo(
+        spec=spec,
+        backend=backend.name,
+        identity=backend.identity(),
+        fingerprint=backend.fingerprint(),
+        chat_as_transcript=backend.chat_as_transcript,
     )
 
 

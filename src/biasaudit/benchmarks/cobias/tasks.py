@@ -16,12 +16,11 @@ from typing import Any, ClassVar
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions
 from biasaudit.benchmarks.cobias.data import Statement
 from biasaudit.data import DataStore
-from biasaudit.data.store import default_cache_dir
 from biasaudit.models import load_backend
 from biasaudit.requests import Capability
 from biasaudit.results.schema import BenchmarkResult, ModelInfo, SampleRecord
-from biasaudit.runner.cache import NullCache, ResponseCache
-from biasaudit.runner.runner import RunConfig, check_capabilities, run_benchmark
+from biasaudit.runner.cache import open_cache
+from biasaudit.runner.runner import RunConfig, check_capabilities, model_info, run_benchmark
 
 
 class StatementTask(Benchmark):
@@ -66,20 +65,10 @@ def run_task(
 ) -> TaskRun:
     """Run `task` on `model` with the shared request cache; returns results and records."""
     backend = load_backend(model, model_args)
-    cache = (
-        ResponseCache(Path(cache_path) if cache_path else default_cache_dir() / "requests.sqlite")
-        if use_cache
-        else NullCache()
-    )
+    cache = open_cache(cache_path, use_cache)
     try:
         check_capabilities(task, backend, model)
-        info = ModelInfo(
-            spec=model,
-            backend=backend.name,
-            identity=backend.identity(),
-            fingerprint=backend.fingerprint(),
-            chat_as_transcript=backend.chat_as_transcript,
-        )
+        info = model_info(model, backend)
         result, records = run_benchmark(
             task,
             backend,
