@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from tests.unit.core.bootstrap_oracle import naive_index_ci
 
-from biasaudit.metrics import grouped_mean, metric_from_statistic
+from biasaudit.metrics import bootstrap_ci, grouped_mean, metric_from_statistic
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
 from biasaudit.metrics.undefined import Undefined, or_none
 from biasaudit.results.schema import SampleRecord
@@ -245,3 +245,17 @@ def test_or_none_maps_undefined_only() -> None:
         ratio("a", 1.0)  # type: ignore[arg-type]
     assert issubclass(Undefined, ValueError)
     assert math.isclose(ratio(a=3.0, b=2.0) or 0.0, 1.5)
+
+
+def test_bootstrap_ci_messages_default_size_and_single_resample() -> None:
+    with pytest.raises(ValueError, match="^clusters must have one label per value$"):
+        bootstrap_ci([1.0, 2.0], seed=0, clusters=["a"])
+    with pytest.raises(ValueError, match="^strata must have one label per value$"):
+        bootstrap_ci([1.0, 2.0], seed=0, strata=["a", "b", "c"])
+    values = [0.3, 0.1, 0.8, 0.5, 0.9, 0.2]
+    # default: 1000 resamples at 95 % (the documented intervals)
+    want = naive_index_ci(6, lambda idx: float(np.mean([values[i] for i in idx])), 9)
+    assert bootstrap_ci(values, seed=9) == pytest.approx(want, abs=1e-12)
+    # one resample: both percentiles are that resample's mean (a point, not "undefined")
+    one = naive_index_ci(6, lambda idx: float(np.mean([values[i] for i in idx])), 9, 1)
+    assert one[0] == one[1] and bootstrap_ci(values, seed=9, n_resamples=1) == pytest.approx(one)

@@ -145,3 +145,20 @@ def test_permutation_floor_within_strata_and_seeded() -> None:
     seen.clear()
     permutation_floor(["a", "b", "b", "a"], stat, seed=6, strata=strata, n_permutations=30)
     assert seen != first
+
+
+def test_permutation_null_is_seeded_with_the_documented_default_size() -> None:
+    values = [0.1, 0.9, 0.4, 0.7, 0.3, 0.8, 0.2, 0.6]
+    groups = ["a", "b"] * 4
+    first = permutation_null(values, groups, seed=11)
+    again = permutation_null(values, groups, seed=11)
+    other = permutation_null(values, groups, seed=12)
+    assert first is not None and again is not None and other is not None
+    # 1,000 shuffles by default (docs/benchmarks/bbq.md, "Intervals and floors")
+    assert first.n_permutations == 1000
+    assert (first.null_mean, first.null_p95, first.p_value) == (
+        again.null_mean,
+        again.null_p95,
+        again.p_value,
+    )
+    assert first.null_mean != other.null_mean
