@@ -90,3 +90,18 @@ def test_output_concentration_rules() -> None:
 def test_zero_group_share() -> None:
     assert zero_group_share([]) == 0.0
     assert zero_group_share([[0.0, 0.5], [0.2, 0.4], [0.0, 0.0], [1.0, 1.0]]) == 0.5
+
+
+def test_released_discard_rules_at_their_boundaries() -> None:
+    # check_discard_task (spec §3.6): >= 95 % of outputs equal results[0] or results[1].
+    assert not repo_discard_task(["a"], 0.95)  # one output: nothing to compare
+    assert repo_discard_task(["a", "a"], 0.95)  # 2 of 2 equal output 0
+    # output 0 is the majority, output 1 is not: 19 of 20 = exactly 95 % -> discard
+    assert repo_discard_task(["t", "x"] + ["t"] * 18, 0.95)
+    assert not repo_discard_task(["t", "x", "y"] + ["t"] * 17, 0.95)  # 18 of 20 = 90 %
+    # output 1 is the majority, outputs 0 and 2 are not: 38 of 40 = 95 % -> discard
+    assert repo_discard_task(["x", "t", "y"] + ["t"] * 37, 0.95)
+    # check_discard: >= 95 % contain output 0; exactly 19 of 20 -> discard; none -> keep
+    assert repo_discard_dataset(["true"] * 18 + ["so true", "no"], 0.95)
+    assert not repo_discard_dataset(["true"] * 17 + ["so true", "no", "no"], 0.95)
+    assert not repo_discard_dataset([], 0.95)

@@ -120,3 +120,19 @@ def test_micro_pools_counts() -> None:
     macro = macro_scores(count_terms(items))
     assert micro.ss == pytest.approx(75.0)  # 3 of 4 items
     assert macro.ss == pytest.approx(50.0)  # mean of 100 and 0
+
+
+def test_choice_scores_one_hot_by_hand() -> None:
+    # (stereotype, anti-stereotype, unrelated) scores of each choice: a one-hot vector
+    for choice, want in {
+        "stereotype": (1.0, 0.0, 0.0),
+        "anti-stereotype": (0.0, 1.0, 0.0),
+        "unrelated": (0.0, 0.0, 1.0),
+    }.items():
+        got = choice_scores("t", choice)
+        assert (got.target, got.stereotype, got.anti_stereotype, got.unrelated) == ("t", *want)
+    with pytest.raises(
+        ValueError,
+        match=r"^choice must be one of \('stereotype', 'anti-stereotype', 'unrelated'\)$",
+    ):
+        choice_scores("t", "Stereotype")
