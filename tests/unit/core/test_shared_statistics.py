@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -184,3 +186,18 @@ def test_mean_pairwise_cosine_shapes() -> None:
     assert mean_pairwise_cosine(vectors) == pytest.approx(-1 / 6)
     # with the diagonal: (4 * 1 - 1) / 10
     assert mean_pairwise_cosine(vectors, include_diagonal=True) == pytest.approx(3 / 10)
+
+
+def test_krippendorff_alpha_without_the_package_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from biasaudit.errors import DataError
+    from biasaudit.metrics.agreement import krippendorff_alpha
+
+    monkeypatch.setitem(sys.modules, "krippendorff", None)  # the package is not installed
+    message = (
+        "^Krippendorff's alpha needs the package krippendorff: "
+        r"pip install 'biasaudit\[stats\]'$"
+    )
+    with pytest.raises(DataError, match=message):
+        krippendorff_alpha([[1.0, 2.0], [1.0, 2.0]])
