@@ -47,37 +47,43 @@ def _naive_mean(values: Sequence[float], clusters: Sequence[str], strata: Sequen
     )  # fmt: skip
 
 
-SCORES = [1.0, 0.0, 1.0, 1.0, 0.0, 0.5, 1.0, 0.0, 0.25, 1.0]
-GROUPS = ["a", "a", "a", "a", "a", "b", "b", "b", "b", "b"]
-CLUSTERS = ["k0", "k0", "k1", "k2", "k2", "k3", "k3", "k4", "k5", "k5"]
-STRATA = ["lo", "lo", "hi", "hi", "hi", "lo", "lo", "hi", "hi", "hi"]
+N = 24
+SCORES = [((i * 37) % 100) / 100 for i in range(N)]  # 0.0, 0.37, 0.74, 0.11, ...
+GROUPS = ["a" if i < 12 else "b" for i in range(N)]
+CLUSTERS = [f"k{i // 2}" for i in range(N)]
+STRATA = ["lo" if i % 4 < 2 else "hi" for i in range(N)]
 
 
 def test_frame_intervals_respect_clusters_and_strata() -> None:
-    records = [_rec(i, SCORES[i], GROUPS[i], CLUSTERS[i], STRATA[i]) for i in range(10)]
+    records = [_rec(i, SCORES[i], GROUPS[i], CLUSTERS[i], STRATA[i]) for i in range(N)]
     spec = MetricSpec(name="m", score="x", group_by=["g"], cluster_by="cluster",
                       stratify_by="st", n_resamples=300, level=0.9)  # fmt: skip
     metric = frame(records, spec, seed=6)
-    assert metric.value == pytest.approx(sum(SCORES) / 10)
+    assert metric.value == pytest.approx(sum(SCORES) / N)
     want = _naive_mean(SCORES, CLUSTERS, STRATA, 6, 300, 0.9)
     assert (metric.ci_low, metric.ci_high) == pytest.approx(want, abs=1e-12)
     # neither clusters alone nor strata alone give that interval on this data
-    assert want != _naive_mean(SCORES, CLUSTERS, [""] * 10, 6, 300, 0.9)
-    assert want != _naive_mean(SCORES, [str(i) for i in range(10)], STRATA, 6, 300, 0.9)
+    assert want != _naive_mean(SCORES, CLUSTERS, [""] * N, 6, 300, 0.9)
+    assert want != _naive_mean(SCORES, [str(i) for i in range(N)], STRATA, 6, 300, 0.9)
     assert metric.ci is not None
     assert (metric.ci.method, metric.ci.n_resamples, metric.ci.level) == ("bootstrap", 300, 0.9)
     assert (metric.ci.cluster_by, metric.ci.stratify_by) == ("cluster", "st")
     for group in metric.breakdown("g").groups:
-        idx = [i for i in range(10) if GROUPS[i] == group.group]
+        idx = [i for i in range(N) if GROUPS[i] == group.group]
         g_want = _naive_mean([SCORES[i] for i in idx], [CLUSTERS[i] for i in idx],
                              [STRATA[i] for i in idx], 6, 300, 0.9)  # fmt: skip
         assert (group.ci_low, group.ci_high) == pytest.approx(g_want, abs=1e-12)
         assert group.ci_low is not None and group.ci_low < (group.ci_high or 0)
-    # a: 1, 0, 1, 1, 0 -> 0.6; b: 0.5, 1, 0, 0.25, 1 -> 0.55
+        # the group interval depends on the seed on this data (so the seed is passed on)
+        other = _naive_mean([SCORES[i] for i in idx], [CLUSTERS[i] for i in idx],
+                            [STRATA[i] for i in idx], 7, 300, 0.9)  # fmt: skip
+        assert other != pytest.approx(g_want, abs=1e-12)
+    # group means: the plain average of each group's twelve scores
+    a_mean, b_mean = sum(SCORES[:12]) / 12, sum(SCORES[12:]) / 12
     values = {g.group: g.value for g in metric.breakdown("g").groups}
-    assert values == {"a": pytest.approx(0.6), "b": pytest.approx(0.55)}
-    assert metric.breakdown("g").gap == pytest.approx(0.05)
-    assert metric.breakdown("g").ratio == pytest.approx(0.55 / 0.6)
+    assert values == {"a": pytest.approx(a_mean), "b": pytest.approx(b_mean)}
+    assert metric.breakdown("g").gap == pytest.approx(abs(a_mean - b_mean))
+    assert metric.breakdown("g").ratio == pytest.approx(min(a_mean, b_mean) / max(a_mean, b_mean))
 
 
 def test_frame_passes_the_spec_through() -> None:
@@ -123,6 +129,15 @@ def test_frame_noise_floor_matches_exact_enumeration() -> None:
     assert floor.null_mean == pytest.approx(2 / 6, abs=0.01)
     assert floor.p_value == pytest.approx(2 / 6, abs=0.01)
     assert floor.null_p95 == 1.0
+    # The floor is seeded by the frame's seed: the same seed gives the same floor, another
+    # seed another one (a smaller run, where the Monte Carlo noise shows).
+    small = spec.model_copy(update={"n_permutations": 30})
+    first = frame(records, small, seed=1).breakdown("g").noise_floor
+    again = frame(records, small, seed=1).breakdown("g").noise_floor
+    assert first == again
+    assert any(
+        frame(records, small, seed=s).breakdown("g").noise_floor != first for s in range(2, 6)
+    )
     # No floor unless asked.
     plain = frame(records, spec.model_copy(update={"noise_floor": False}), seed=0)
     assert plain.breakdown("g").noise_floor is None

@@ -259,3 +259,48 @@ def test_bootstrap_ci_messages_default_size_and_single_resample() -> None:
     # one resample: both percentiles are that resample's mean (a point, not "undefined")
     one = naive_index_ci(6, lambda idx: float(np.mean([values[i] for i in idx])), 9, 1)
     assert one[0] == one[1] and bootstrap_ci(values, seed=9, n_resamples=1) == pytest.approx(one)
+
+
+CONTINUOUS = [0.91, 0.12, 0.77, 0.35, 0.08, 0.64, 0.53, 0.29, 0.86, 0.47, 0.15, 0.7]
+
+
+def _cmean(idx: Sequence[int]) -> float:
+    return float(np.mean([CONTINUOUS[i] for i in idx]))
+
+
+def test_metric_from_statistic_seed_resamples_and_group_ci_without_clusters() -> None:
+    records = [_rec(i, "ab"[i % 2], f"c{i // 2}", "s") for i in range(12)]
+    metric = metric_from_statistic(
+        "m", records, _cmean, seed=3, statistic_name="mean", group_by=["g"], n_resamples=150,
+        group_ci=True,
+    )  # fmt: skip
+    # defaults: no description, no reference, nothing excluded
+    assert (metric.description, metric.reference, metric.n_excluded) == ("", "", 0)
+    assert metric.higher_is_better is None
+    want = naive_index_ci(12, _cmean, 3, 150)
+    assert (metric.ci_low, metric.ci_high) == pytest.approx(want, abs=1e-12)
+    assert naive_index_ci(12, _cmean, 4, 150) != pytest.approx(want, abs=1e-12)
+    assert naive_index_ci(12, _cmean, 3, 1000) != pytest.approx(want, abs=1e-12)
+    # group a = even indices, its own plain bootstrap (no clusters, no strata given)
+    a_members = list(range(0, 12, 2))
+    a_want = naive_index_ci(6, lambda idx: _cmean([a_members[i] for i in idx]), 3, 150)
+    a = metric.breakdown("g").groups[0]
+    assert a.group == "a" and (a.ci_low, a.ci_high) == pytest.approx(a_want, abs=1e-12)
+    assert naive_index_ci(6, lambda idx: _cmean([a_members[i] for i in idx]), 4, 150) != (
+        pytest.approx(a_want, abs=1e-12)
+    )
+    assert naive_index_ci(6, lambda idx: _cmean([a_members[i] for i in idx]), 3, 1000) != (
+        pytest.approx(a_want, abs=1e-12)
+    )
+    undefined = metric_from_statistic("u", records, lambda idx: None, seed=0, statistic_name="x")
+    assert undefined.undefined_reason == "the statistic is undefined here"
+
+
+def test_grouped_mean_group_interval_uses_the_given_resamples() -> None:
+    values = CONTINUOUS
+    groups = ["x"] * 6 + ["y"] * 6
+    metric = grouped_mean("m", values, groups, seed=2, n_resamples=120)
+    x = metric.breakdowns[0].groups[0]
+    x_want = _naive_mean_ci(values[:6], None, 2, 120)
+    assert (x.ci_low, x.ci_high) == pytest.approx(x_want, abs=1e-12)
+    assert _naive_mean_ci(values[:6], None, 2, 1000) != pytest.approx(x_want, abs=1e-12)
