@@ -9,6 +9,7 @@ from stereoset_oracle import Example, ScoreEvaluator, Sentence
 
 from biasaudit.benchmarks.stereoset.metrics import (
     ItemScores,
+    TermCounts,
     choice_scores,
     count_terms,
     evaluate,
@@ -136,3 +137,18 @@ def test_choice_scores_one_hot_by_hand() -> None:
         match=r"^choice must be one of \('stereotype', 'anti-stereotype', 'unrelated'\)$",
     ):
         choice_scores("t", "Stereotype")
+
+
+def test_micro_scores_empty_and_term_count() -> None:
+    empty = micro_scores({})
+    assert (empty.count, empty.lms, empty.ss, empty.icat) == (0, None, None, None)
+    assert empty.notes == ["no items"]
+    # two terms: t1 pro 1 of 2, related 2; t2 pro 0 of 1, related 1
+    # ss = 100 * 1 / 3; lms = 100 * 3 / (2 * 3) = 50
+    counts = {
+        "t1": TermCounts(pro=1, anti=1, related=2, total=2),
+        "t2": TermCounts(pro=0, anti=1, related=1, total=1),
+    }
+    pooled = micro_scores(counts)
+    assert pooled.count == 3 and pooled.terms == 2
+    assert pooled.ss == pytest.approx(100 / 3) and pooled.lms == pytest.approx(50.0)
