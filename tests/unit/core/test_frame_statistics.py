@@ -43,6 +43,11 @@ def test_bootstrap_index_ci_defaults_equal_the_naive_loop() -> None:
     got = bootstrap_index_ci(10, _share_of_ones, seed=4)
     assert got == pytest.approx(naive_index_ci(10, _share_of_ones, 4), abs=1e-12)
     assert got[0] is not None and got[1] is not None and got[0] < got[1]
+    # continuous values: 1000 resamples give other percentiles than 1001 would
+    assert bootstrap_index_ci(12, _cmean, seed=4) == pytest.approx(
+        naive_index_ci(12, _cmean, 4), abs=1e-12
+    )
+    assert naive_index_ci(12, _cmean, 4, 1001) != pytest.approx(naive_index_ci(12, _cmean, 4))
 
 
 def test_bootstrap_index_ci_clusters_strata_level() -> None:
@@ -252,12 +257,13 @@ def test_bootstrap_ci_messages_default_size_and_single_resample() -> None:
         bootstrap_ci([1.0, 2.0], seed=0, clusters=["a"])
     with pytest.raises(ValueError, match="^strata must have one label per value$"):
         bootstrap_ci([1.0, 2.0], seed=0, strata=["a", "b", "c"])
-    values = [0.3, 0.1, 0.8, 0.5, 0.9, 0.2]
-    # default: 1000 resamples at 95 % (the documented intervals)
-    want = naive_index_ci(6, lambda idx: float(np.mean([values[i] for i in idx])), 9)
+    values = CONTINUOUS
+    # default: 1000 resamples at 95 % (the documented intervals); 1001 would differ here
+    want = naive_index_ci(12, _cmean, 9)
     assert bootstrap_ci(values, seed=9) == pytest.approx(want, abs=1e-12)
+    assert naive_index_ci(12, _cmean, 9, 1001) != pytest.approx(want, abs=1e-12)
     # one resample: both percentiles are that resample's mean (a point, not "undefined")
-    one = naive_index_ci(6, lambda idx: float(np.mean([values[i] for i in idx])), 9, 1)
+    one = naive_index_ci(12, _cmean, 9, 1)
     assert one[0] == one[1] and bootstrap_ci(values, seed=9, n_resamples=1) == pytest.approx(one)
 
 
