@@ -92,3 +92,10 @@ def test_normalised_one_token_and_message() -> None:
     assert normalised(-2.5, 1) == -2.5  # one token: its own log-likelihood
     with pytest.raises(ValueError, match="^n_tokens must be positive$"):
         normalised(-1.0, -2)
+
+
+def test_neutral_antistereo_pairs_leave_the_antistereo_denominator() -> None:
+    # metric.py counts total_antistereo only for non-neutral pairs: 1 of 1 -> 100
+    scores = crows_pairs_scores([("antistereo", "neutral"), ("antistereo", "more")])
+    assert scores.antistereotype_score == 100.0 and scores.n_antistereo == 1
+    assert scores.metric_score == 50.0 and scores.n_neutral == 1

@@ -152,3 +152,14 @@ def test_micro_scores_empty_and_term_count() -> None:
     pooled = micro_scores(counts)
     assert pooled.count == 3 and pooled.terms == 2
     assert pooled.ss == pytest.approx(100 / 3) and pooled.lms == pytest.approx(50.0)
+
+
+def test_count_terms_counts_each_anti_and_macro_term_count() -> None:
+    items = [
+        ItemScores("t1", 0.1, 0.9, 0.0),  # anti, both related
+        ItemScores("t1", 0.2, 0.8, 0.5),  # anti, anti related only
+        ItemScores("t2", 0.9, 0.1, 0.5),  # pro, stereo related only
+    ]
+    counts = count_terms(items)
+    assert (counts["t1"].pro, counts["t1"].anti, counts["t1"].related) == (0, 2, 3)
+    assert macro_scores(counts).terms == 2

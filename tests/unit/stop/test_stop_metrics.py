@@ -130,3 +130,8 @@ def test_mean_or_none_group_means_alignment_and_spread_message() -> None:
         m.group_means([1.0, 0.0], ["a", "b", "c"])
     with pytest.raises(ValueError, match="^unknown spread statistic 'iqr'$"):
         m.group_spread([0.5, 1.0], "iqr")
+
+
+def test_severity_success_rejects_misaligned_inputs() -> None:
+    with pytest.raises(ValueError):
+        m.severity_success([True, False], ["low"])
