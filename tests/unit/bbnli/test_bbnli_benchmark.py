@@ -181,3 +181,62 @@ def test_paper_layout_table_by_hand(store: DataStore) -> None:
     ]
     table = tables(records)["paper_layout"]
     assert table.rows[0] == ["all", 4, 50.0, 50.0, 0.0, 50.0, 50.0, 4, 50.0, 0.0, 0.0]
+
+
+def test_paper_layout_table_per_domain_with_skips_and_unpaired_by_hand() -> None:
+    from biasaudit.benchmarks.bbnli.aggregate import tables
+    from biasaudit.results.schema import SampleRecord
+
+    def record(i: str, domain: str, pair: str, stance: str | None, label: str | None,
+               excluded: bool = False) -> SampleRecord:  # fmt: skip
+        groups = {"domain": domain, "pair": pair}
+        if stance is not None:
+            groups["stance"] = stance
+        return SampleRecord.model_validate(
+            {
+                "benchmark": "bbnli",
+                "sample_id": i,
+                "sample_hash": i,
+                "groups": groups,
+                "data": {},
+                "exchanges": [],
+                "outcomes": ["answered"],
+                "scores": {} if label is None else {"label": label},
+                "excluded": excluded,
+            }
+        )
+
+    E, N, C = "entailment", "neutral", "contradiction"
+    records = [
+        record("x", "gender", "px", "pro", E, excluded=True),  # excluded: not counted
+        record("y", "gender", "py", "pro", None),  # no label: not counted
+        record("z", "gender", "pz", None, E),  # no stance (not an audit sample)
+        record("1", "gender", "p1", "pro", E),  # p1 (E, C): 2 pro
+        record("2", "gender", "p1", "anti", C),
+        record("3", "gender", "p2", "pro", C),  # p2 (C, C): 2 error
+        record("4", "gender", "p2", "anti", C),
+        record("5", "gender", "u1", "pro", E),  # no twin: dropped from the cf columns
+        record("6", "race", "p3", "pro", N),  # p3 (N, E): 1 anti
+        record("7", "race", "p3", "anti", E),
+        record("8", "race", "u3", "anti", N),  # no twin
+        record("9", "age", "p4", "pro", N),  # p4 (N, N): nothing
+        record("10", "age", "p4", "anti", N),
+        record("11", "religion", "u2", "pro", C),  # no twin: no complete pair at all
+    ]
+    # all (11 samples): neutral 4 -> 36.36; n_e-S 2, n_e-A 1, n_c-S 2, n_c-A 2;
+    # A.6 pro 4/11 = 36.36, anti 3/11 = 27.27, aggregate 1/11 = 9.09;
+    # eq. (1) (2*4/7 - 1) * 7/11 = 1/11 = 9.09; cf over 4 pairs (8 samples): pro 2, anti 1,
+    # error 2 -> 25.0, 12.5, 25.0
+    # age: all neutral -> eq. (1) undefined (no misprediction)
+    # gender (5): acc 0; pro (2 + 2)/5, anti 1/5, eq. (1) (2*4/5 - 1) * 5/5; cf 4: 2, 0, 2
+    # race (3): neutral 2 -> 66.67; anti 1/3; eq. (1) (0 - 1) * 1/3; cf 2: 0, 1, 0
+    # religion (1): contradiction on pro -> anti 1/1; eq. (1) -1 * 1; no pair: cf undefined
+    rows = tables(records)["paper_layout"].rows
+    assert rows == [
+        ["all", 11, 36.36, 36.36, 27.27, 9.09, 9.09, 8, 25.0, 12.5, 25.0],
+        ["age", 2, 100.0, 0.0, 0.0, 0.0, None, 2, 0.0, 0.0, 0.0],
+        ["gender", 5, 0.0, 80.0, 20.0, 60.0, 60.0, 4, 50.0, 0.0, 50.0],
+        ["race", 3, 66.67, 0.0, 33.33, -33.33, -33.33, 2, 0.0, 50.0, 0.0],
+        ["religion", 1, 0.0, 0.0, 100.0, -100.0, -100.0, 0, None, None, None],
+    ]
+    assert tables(records[:3]) == {}  # nothing countable: no table
