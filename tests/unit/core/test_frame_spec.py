@@ -172,3 +172,20 @@ def test_sample_key_groups_then_data_then_error() -> None:
     assert sample_key(record, "g+num") == "a/1"
     with pytest.raises(KeyError, match="sample s7 has no group or data field 'nope'"):
         sample_key(record, "nope")
+
+
+def test_frame_last_outcome_of_three_and_include_excluded() -> None:
+    records = [
+        _rec(0, 1.0, "a", "k0", "lo", outcomes=["unparsed", "refused", "answered"]),
+        _rec(1, 0.0, "a", "k1", "lo", outcomes=["error"], excluded=True),
+    ]
+    last = frame(records, MetricSpec(name="m", score="x", outcomes="last"), seed=0)
+    assert last.outcome_rates == {"answered": 1.0}  # the last of three, not the last two
+    assert last.value == 1.0 and last.n == 1 and last.n_excluded == 1
+    spec = MetricSpec(name="m", score="x", outcomes="last", include_excluded=True)
+    both = frame(records, spec, seed=0)
+    # the excluded sample counts too: (1 + 0) / 2, its one outcome "error" included
+    assert both.value == 0.5 and both.n == 2 and both.include_excluded is True
+    assert both.outcome_rates == {"answered": 0.5, "error": 0.5}
+    none = frame(records[1:], MetricSpec(name="m", score="x"), seed=0)
+    assert none.value is None and none.undefined_reason == "no sample has this score"
