@@ -240,3 +240,35 @@ def test_paper_layout_table_per_domain_with_skips_and_unpaired_by_hand() -> None
         ["religion", 1, 0.0, 0.0, 100.0, -100.0, -100.0, 0, None, None, None],
     ]
     assert tables(records[:3]) == {}  # nothing countable: no table
+
+
+def test_declared_metrics_follow_the_documented_design() -> None:
+    # docs/benchmarks/bbnli.md: per-sample means named as in its metric table, breakdowns by
+    # domain and subtopic (and stance for accuracy and biased answers), CIs resampling whole
+    # counterfactual pairs, a noise floor on every breakdown gap.
+    from biasaudit.benchmarks.bbnli.aggregate import BIASED_ANSWER, METRICS, tables
+    from biasaudit.results.schema import SampleRecord
+
+    by_name = {spec.name: spec for spec in [*METRICS, BIASED_ANSWER]}
+    assert list(by_name) == [
+        "accuracy", "a6_pro", "a6_anti", "a6_aggregate", "cf_pro", "cf_anti", "cf_error",
+        "cf_aggregate", "biased_answer",
+    ]  # fmt: skip
+    for name, spec in by_name.items():
+        assert spec.score == name and spec.cluster_by == "pair" and spec.noise_floor is True
+        assert spec.reference and spec.description
+        with_stance = name in ("accuracy", "biased_answer")
+        assert spec.group_by == ["domain", "subtopic", *(["stance"] if with_stance else [])]
+    assert by_name["accuracy"].higher_is_better is True
+    assert by_name["cf_error"].higher_is_better is False
+    assert by_name["a6_aggregate"].higher_is_better is None
+    # Table 4 / 6 columns
+    record = SampleRecord.model_validate(
+        {"benchmark": "bbnli", "sample_id": "1", "sample_hash": "1",
+         "groups": {"domain": "d", "stance": "pro", "pair": "p"}, "data": {},
+         "exchanges": [], "outcomes": ["answered"], "scores": {"label": "neutral"}}
+    )  # fmt: skip
+    assert tables([record])["paper_layout"].columns == [
+        "domain", "N", "accuracy", "a6_pro", "a6_anti", "a6_aggregate", "eq1_bias_score",
+        "N_cf", "cf_pro", "cf_anti", "cf_error",
+    ]  # fmt: skip
