@@ -310,3 +310,28 @@ def test_grouped_mean_group_interval_uses_the_given_resamples() -> None:
     x_want = _naive_mean_ci(values[:6], None, 2, 120)
     assert (x.ci_low, x.ci_high) == pytest.approx(x_want, abs=1e-12)
     assert _naive_mean_ci(values[:6], None, 2, 1000) != pytest.approx(x_want, abs=1e-12)
+
+
+def test_bootstrap_ci_computes_in_double_precision_for_float32_scores() -> None:
+    # Scores often arrive as float32 (model log-probabilities). The interval must be the
+    # float64 computation over those values (upcasting is exact), not float32 sums.
+    values32 = (np.arange(1, 31, dtype=np.float32) / np.float32(7.0)).astype(np.float32)
+    values64 = values32.astype(np.float64).tolist()
+    clusters = [f"c{i // 3}" for i in range(30)]
+    want = naive_index_ci(
+        30, lambda idx: float(np.mean([values64[i] for i in idx])), 1, 200, clusters=clusters
+    )
+    got = bootstrap_ci(values32, seed=1, n_resamples=200, clusters=clusters)
+    assert got == pytest.approx(want, abs=1e-12)
+    mean_ci = bootstrap_ci(values32, seed=1, n_resamples=200, statistic=lambda a: float(a.mean()))
+    want_mean = naive_index_ci(30, lambda idx: float(np.mean([values64[i] for i in idx])), 1, 200)
+    assert mean_ci == pytest.approx(want_mean, abs=1e-12)
+
+
+def test_grouped_mean_in_double_precision_for_float32_scores() -> None:
+    values = [np.float32(i) / np.float32(7.0) for i in range(1, 13)]
+    exact = [float(v) for v in values]  # float32 -> float64 is exact
+    metric = grouped_mean("m", values, ["x"] * 6 + ["y"] * 6, seed=0, n_resamples=50)  # type: ignore[arg-type]
+    assert metric.value == pytest.approx(sum(exact) / 12, abs=1e-15)
+    x = metric.breakdowns[0].groups[0]
+    assert x.value == pytest.approx(sum(exact[:6]) / 6, abs=1e-15)

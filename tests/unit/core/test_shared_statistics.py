@@ -201,3 +201,22 @@ def test_krippendorff_alpha_without_the_package_is_a_one_line_error(
     )
     with pytest.raises(DataError, match=message):
         krippendorff_alpha([[1.0, 2.0], [1.0, 2.0]])
+
+
+def test_effect_size_and_cosine_in_double_precision_for_float32_inputs() -> None:
+    a32 = (np.arange(1, 9, dtype=np.float32) / np.float32(7.0)).astype(np.float32)
+    b32 = (np.arange(3, 12, dtype=np.float32) / np.float32(3.0)).astype(np.float32)
+    a, b = a32.astype(np.float64), b32.astype(np.float64)  # exact upcast
+    n1, n2 = len(a), len(b)
+    s1 = sum((x - a.sum() / n1) ** 2 for x in a) / (n1 - 1)
+    s2 = sum((x - b.sum() / n2) ** 2 for x in b) / (n2 - 1)
+    pooled = np.sqrt(((n1 - 1) * s1 + (n2 - 1) * s2) / (n1 + n2 - 2))
+    want = (1 - 3 / (4 * (n1 + n2) - 9)) * (a.sum() / n1 - b.sum() / n2) / pooled
+    assert hedges_g(a32, b32) == pytest.approx(want, abs=1e-13)  # type: ignore[arg-type]
+    vectors32 = np.array([[1, 2, 3], [2, 1, 7], [5, 1, 1]], dtype=np.float32) / np.float32(3)
+    v = vectors32.astype(np.float64)
+    cos = [
+        float(v[i] @ v[j] / np.sqrt((v[i] @ v[i]) * (v[j] @ v[j])))
+        for i, j in ((0, 1), (0, 2), (1, 2))
+    ]
+    assert mean_pairwise_cosine(vectors32) == pytest.approx(sum(cos) / 3, abs=1e-15)
