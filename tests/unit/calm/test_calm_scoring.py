@@ -245,3 +245,61 @@ def test_degenerate_thresholds_are_inclusive_and_golds_come_from_answered_prompt
     assert ("task", "sentiment") in [
         (e.unit, e.id) for e in score_prompts(mixed, options).exclusions
     ]
+
+
+def test_statuses_and_exclusion_reasons_by_hand() -> None:
+    # One group only: no spread to measure.
+    lone = score_prompts(_prompts("qa", "gender", "qa:0", "babi", {"male": [True, False]}),
+                         ScoringOptions())  # fmt: skip
+    assert lone.templates[0].status == "fewer than two groups"
+    # Every group at accuracy 0 on a template whose baseline is 0: Eq. 1 divides by the
+    # baseline, the repo formula does not.
+    zero = {"male": [False, False], "female": [False, False]}
+    good = {"male": [True, False], "female": [True, True]}
+    prompts = _prompts("qa", "gender", "qa:0", "babi", zero) + _prompts(
+        "qa", "gender", "qa:1", "babi", good
+    )
+    off = ScoringOptions(skip_zero_templates=False, zero_dataset_threshold=None,
+                         baseline="attribute")  # fmt: skip
+    paper = score_prompts(prompts[:4], off)
+    assert paper.templates[0].status == "baseline accuracy is 0"
+    repo = score_prompts(prompts[:4], ScoringOptions(
+        formula="repo", skip_zero_templates=False, zero_dataset_threshold=None))  # fmt: skip
+    assert repo.templates[0].status == "ok"
+    # A zero-group share of exactly the threshold (1 of 2 templates = 0.5) drops the dataset.
+    half = score_prompts(prompts, ScoringOptions(zero_dataset_threshold=0.5))
+    assert [(e.task, e.unit, e.id, e.reason) for e in half.exclusions] == [
+        ("qa", "dataset", "babi", "zero-accuracy group in >= 50% of gender templates")
+    ]
+    # Two templates are "several" (a degenerate check applies); the task is dropped with its
+    # reason and every template of it is marked.
+    same = [
+        ScoredPrompt("nli", a, f"nli:{t}", "SNLI", g, f"{g}{i}", i == 0, "yes")
+        for a, groups in (("gender", ("male", "female")), ("race", ("white", "black")))
+        for t in range(2)
+        for g in groups
+        for i in range(2)
+    ]
+    scores = score_prompts(same, ScoringOptions(zero_dataset_threshold=None))
+    assert [(e.task, e.unit, e.id, e.reason) for e in scores.exclusions] == [
+        ("nli", "task", "nli", "one answer to most gender prompts"),
+        ("nli", "dataset", "SNLI", "one answer to most gender prompts"),
+    ]
+    assert {t.status for t in scores.templates} == {"task excluded"}
+    # The dataset cell is one source and one attribute: RTE's two gender prompts (one
+    # template, two different answers) are not degenerate, even though the task's other
+    # gender prompts (SNLI, 20 of 22) are all "yes".
+    snli = [
+        ScoredPrompt("nli", "gender", f"nli:{t}", "SNLI", g, f"{g}{i}", i == 0, "yes")
+        for t in range(2)
+        for g in ("male", "female")
+        for i in range(5)
+    ]
+    rte = [
+        ScoredPrompt("nli", "gender", "nli:9", "RTE", g, f"{g}9", True, f"answer {g}")
+        for g in ("male", "female")
+    ]
+    cells = score_prompts(
+        snli + rte, ScoringOptions(zero_dataset_threshold=None, degenerate_threshold=0.9)
+    )
+    assert [(e.unit, e.id) for e in cells.exclusions] == [("task", "nli"), ("dataset", "SNLI")]
