@@ -268,7 +268,13 @@ def test_declared_metrics_follow_the_documented_design() -> None:
          "groups": {"domain": "d", "stance": "pro", "pair": "p"}, "data": {},
          "exchanges": [], "outcomes": ["answered"], "scores": {"label": "neutral"}}
     )  # fmt: skip
-    assert tables([record])["paper_layout"].columns == [
+    table = tables([record])["paper_layout"]
+    # the table says what the docs say of it: the x100 scale, the eq. (1) score's None, N_cf
+    assert table.description.startswith("Tables 4 and 6 layout (x100)")
+    assert "eq. (1) bias score (None when there is no misprediction)" in table.description
+    assert table.description.endswith("over the N_cf samples whose pair is complete")
+    assert "counterfactual Pro/Anti/Error over" in table.description
+    assert table.columns == [
         "domain", "N", "accuracy", "a6_pro", "a6_anti", "a6_aggregate", "eq1_bias_score",
         "N_cf", "cf_pro", "cf_anti", "cf_error",
     ]  # fmt: skip
