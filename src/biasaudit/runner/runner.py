@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from tqdm import tqdm
 
 from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.datasets.files import sha256_of
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.models.base import Backend
 from biasaudit.requests import Capability, Request, Response, request_key, request_length
@@ -214,7 +215,8 @@ def run_benchmark(
         data_files=[
             DataFileInfo(path=key, sha256=benchmark.store.sha256(key))
             for key in benchmark.data_keys()
-        ],
+        ]
+        + [DataFileInfo(path=path, sha256=sha256_of(path)) for path in benchmark.user_files()],
         prompt_template_ids=benchmark.prompt_template_ids(),
         n_samples=len(records),
         n_excluded=sum(1 for r in records if r.excluded),

@@ -239,6 +239,10 @@ class Beads(Benchmark):
     def data_keys(self) -> list[str]:
         return []
 
+    def user_files(self) -> list[str]:
+        pairs = self.options.pairs
+        return [pairs] if pairs and self.options.task in PAIR_TASKS else []
+
     def load_samples(self) -> list[Sample]:
         if self.options.task in PAIR_TASKS:
             if not self.options.pairs:
