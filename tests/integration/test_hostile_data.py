@@ -20,6 +20,7 @@ from biasaudit.benchmarks.cobias.data import read_statements
 from biasaudit.cli import main
 from biasaudit.datasets.bbq import read_bbq_rows
 from biasaudit.datasets.crows_pairs import read_crows_pairs_csv
+from biasaudit.datasets.files import read_csv
 from biasaudit.datasets.stereoset import read_stereoset
 from biasaudit.errors import DataError
 from hostile_inputs import STOP_ENTRY, STOP_VALID
@@ -148,6 +149,19 @@ TARGETS: dict[str, tuple[str, list[str], str, list[tuple[str, bytes | str]]]] = 
             ("missing source", b'{"id": "1", "kind": "original", "text": "Hi"}\n'),
         ],
     ),
+    "beads data": (
+        "beads",
+        ["data=ROOT", "mode=generate"],
+        "beads/1-Text-Classification/bias-valid.csv",
+        [
+            *COMMON,
+            ("bad UTF-8", b"text,label\nHi \xff,Neutral\n"),
+            ("wrong columns", b"words,verdict\nHi,Neutral\n"),
+            ("extra field", b"text,label\nHi,Neutral,x\n"),
+            ("quote left open", b'text,label\n"Hi,Neutral\n'),
+            ("unknown label", b"text,label\nHi,maybe\n"),
+        ],
+    ),
 }  # fmt: skip
 
 CLI_CASES = [
@@ -160,6 +174,7 @@ CLI_CASES = [
 def place(folder: Path, name: str, content: bytes | str) -> Path:
     """The damaged file (or folder) `name` under `folder`."""
     path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     if content == "directory":
         path.mkdir()
     elif isinstance(content, bytes) and name == "pickles":
@@ -184,10 +199,11 @@ def test_cli_refuses_a_hostile_data_file(
     benchmark, options, name, _ = TARGETS[target]
     (tmp_path / "bad").mkdir()
     path = place(tmp_path / "bad", name, content)
+    root = tmp_path / "bad" / "beads"
     (tmp_path / "statements.csv").write_bytes(STATEMENTS)
     (tmp_path / "contexts.jsonl").write_bytes(CONTEXTS)
     values = {"FILE": str(path), "STATEMENTS": str(tmp_path / "statements.csv"),
-              "CONTEXTS": str(tmp_path / "contexts.jsonl")}  # fmt: skip
+              "CONTEXTS": str(tmp_path / "contexts.jsonl"), "ROOT": str(root)}  # fmt: skip
     argv = ["run", benchmark, "-m", MODEL, "-o", str(tmp_path / "out"), "--data-dir",
             str(data_dir), "--no-cache", "-q"]  # fmt: skip
     for option in options:
@@ -291,3 +307,20 @@ def test_impossible_generation_options_are_refused(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and option.split("=")[0] in err, err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "line"),
+    [
+        (b'a,b\n1,2\n"x"y,3\n4,5\n', 3),  # text after a closing quote
+        (b'a,b\n"x\n', 2),  # a quote left open to the end of the file
+        (b'a,b\n1,"two\nlines"\n3,"x\nmore\n', 4),  # after a quoted field over two lines
+    ],
+)
+def test_broken_csv_names_the_row_where_it_starts(
+    content: bytes, line: int, tmp_path: Path
+) -> None:
+    path = tmp_path / "x.csv"
+    path.write_bytes(content)
+    with pytest.raises(DataError, match=f"the row starting at line {line} is not valid CSV"):
+        read_csv(path)

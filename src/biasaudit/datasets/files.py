@@ -96,8 +96,10 @@ def read_csv(
         header = list(reader.fieldnames or [])
         for row in reader:
             rows.append((reader.line_num, row))
-    except csv.Error as exc:
-        raise DataError(f"{path}: line {reader.line_num}: not valid CSV ({exc})") from None
+    except csv.Error as exc:  # line_num counts the lines of the rows read whole before it
+        raise DataError(
+            f"{path}: the row starting at line {reader.line_num + 1} is not valid CSV ({exc})"
+        ) from None
     finally:
         csv.field_size_limit(previous)
     return header, rows

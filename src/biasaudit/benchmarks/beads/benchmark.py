@@ -240,8 +240,11 @@ class Beads(Benchmark):
         return []
 
     def user_files(self) -> list[str]:
-        pairs = self.options.pairs
-        return [pairs] if pairs and self.options.task in PAIR_TASKS else []
+        if self.options.task in PAIR_TASKS:
+            return [self.options.pairs] if self.options.pairs else []
+        if self.options.data == "demo":  # the package's own sample set
+            return []
+        return [str(self.data.path(self.split))]
 
     def load_samples(self) -> list[Sample]:
         if self.options.task in PAIR_TASKS:
