@@ -186,6 +186,8 @@ def run_benchmark(
     """Run every selected sample to completion, then score and aggregate."""
     started = time.perf_counter()
     samples = select_samples(benchmark.load_samples(), config)
+    # the user's own files as read now, not as they may be after a long run
+    user_files = [DataFileInfo(path=p, sha256=sha256_of(p)) for p in benchmark.user_files()]
     exchanges: dict[str, list[Exchange]] = {s.id: [] for s in samples}
     expected = [benchmark.expected_requests(s) for s in samples]
     total = sum(e for e in expected if e is not None) if None not in expected else None
@@ -216,7 +218,7 @@ def run_benchmark(
             DataFileInfo(path=key, sha256=benchmark.store.sha256(key))
             for key in benchmark.data_keys()
         ]
-        + [DataFileInfo(path=path, sha256=sha256_of(path)) for path in benchmark.user_files()],
+        + user_files,
         prompt_template_ids=benchmark.prompt_template_ids(),
         n_samples=len(records),
         n_excluded=sum(1 for r in records if r.excluded),
