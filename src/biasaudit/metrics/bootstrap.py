@@ -24,10 +24,6 @@ Statistic = Callable[[npt.NDArray[np.float64]], float]
 IndexStatistic = Callable[[Sequence[int]], float | None]
 
 
-def _mean(values: npt.NDArray[np.float64]) -> float:
-    return float(np.mean(values))
-
-
 def _units(
     n: int, clusters: Sequence[str] | None, strata: Sequence[str] | None
 ) -> list[list[npt.NDArray[np.intp]]]:

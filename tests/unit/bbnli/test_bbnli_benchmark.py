@@ -181,3 +181,100 @@ def test_paper_layout_table_by_hand(store: DataStore) -> None:
     ]
     table = tables(records)["paper_layout"]
     assert table.rows[0] == ["all", 4, 50.0, 50.0, 0.0, 50.0, 50.0, 4, 50.0, 0.0, 0.0]
+
+
+def test_paper_layout_table_per_domain_with_skips_and_unpaired_by_hand() -> None:
+    from biasaudit.benchmarks.bbnli.aggregate import tables
+    from biasaudit.results.schema import SampleRecord
+
+    def record(i: str, domain: str, pair: str, stance: str | None, label: str | None,
+               excluded: bool = False) -> SampleRecord:  # fmt: skip
+        groups = {"domain": domain, "pair": pair}
+        if stance is not None:
+            groups["stance"] = stance
+        return SampleRecord.model_validate(
+            {
+                "benchmark": "bbnli",
+                "sample_id": i,
+                "sample_hash": i,
+                "groups": groups,
+                "data": {},
+                "exchanges": [],
+                "outcomes": ["answered"],
+                "scores": {} if label is None else {"label": label},
+                "excluded": excluded,
+            }
+        )
+
+    E, N, C = "entailment", "neutral", "contradiction"
+    records = [
+        record("x", "gender", "px", "pro", E, excluded=True),  # excluded: not counted
+        record("y", "gender", "py", "pro", None),  # no label: not counted
+        record("z", "gender", "pz", None, E),  # no stance (not an audit sample)
+        record("1", "gender", "p1", "pro", E),  # p1 (E, C): 2 pro
+        record("2", "gender", "p1", "anti", C),
+        record("3", "gender", "p2", "pro", C),  # p2 (C, C): 2 error
+        record("4", "gender", "p2", "anti", C),
+        record("5", "gender", "u1", "pro", E),  # no twin: dropped from the cf columns
+        record("6", "race", "p3", "pro", N),  # p3 (N, E): 1 anti
+        record("7", "race", "p3", "anti", E),
+        record("8", "race", "u3", "anti", N),  # no twin
+        record("9", "age", "p4", "pro", N),  # p4 (N, N): nothing
+        record("10", "age", "p4", "anti", N),
+        record("11", "religion", "u2", "pro", C),  # no twin: no complete pair at all
+    ]
+    # all (11 samples): neutral 4 -> 36.36; n_e-S 2, n_e-A 1, n_c-S 2, n_c-A 2;
+    # A.6 pro 4/11 = 36.36, anti 3/11 = 27.27, aggregate 1/11 = 9.09;
+    # eq. (1) (2*4/7 - 1) * 7/11 = 1/11 = 9.09; cf over 4 pairs (8 samples): pro 2, anti 1,
+    # error 2 -> 25.0, 12.5, 25.0
+    # age: all neutral -> eq. (1) undefined (no misprediction)
+    # gender (5): acc 0; pro (2 + 2)/5, anti 1/5, eq. (1) (2*4/5 - 1) * 5/5; cf 4: 2, 0, 2
+    # race (3): neutral 2 -> 66.67; anti 1/3; eq. (1) (0 - 1) * 1/3; cf 2: 0, 1, 0
+    # religion (1): contradiction on pro -> anti 1/1; eq. (1) -1 * 1; no pair: cf undefined
+    rows = tables(records)["paper_layout"].rows
+    assert rows == [
+        ["all", 11, 36.36, 36.36, 27.27, 9.09, 9.09, 8, 25.0, 12.5, 25.0],
+        ["age", 2, 100.0, 0.0, 0.0, 0.0, None, 2, 0.0, 0.0, 0.0],
+        ["gender", 5, 0.0, 80.0, 20.0, 60.0, 60.0, 4, 50.0, 0.0, 50.0],
+        ["race", 3, 66.67, 0.0, 33.33, -33.33, -33.33, 2, 0.0, 50.0, 0.0],
+        ["religion", 1, 0.0, 0.0, 100.0, -100.0, -100.0, 0, None, None, None],
+    ]
+    assert tables(records[:3]) == {}  # nothing countable: no table
+
+
+def test_declared_metrics_follow_the_documented_design() -> None:
+    # docs/benchmarks/bbnli.md: per-sample means named as in its metric table, breakdowns by
+    # domain and subtopic (and stance for accuracy and biased answers), CIs resampling whole
+    # counterfactual pairs, a noise floor on every breakdown gap.
+    from biasaudit.benchmarks.bbnli.aggregate import BIASED_ANSWER, METRICS, tables
+    from biasaudit.results.schema import SampleRecord
+
+    by_name = {spec.name: spec for spec in [*METRICS, BIASED_ANSWER]}
+    assert list(by_name) == [
+        "accuracy", "a6_pro", "a6_anti", "a6_aggregate", "cf_pro", "cf_anti", "cf_error",
+        "cf_aggregate", "biased_answer",
+    ]  # fmt: skip
+    for name, spec in by_name.items():
+        assert spec.score == name and spec.cluster_by == "pair" and spec.noise_floor is True
+        assert spec.reference and spec.description
+        with_stance = name in ("accuracy", "biased_answer")
+        assert spec.group_by == ["domain", "subtopic", *(["stance"] if with_stance else [])]
+    assert by_name["accuracy"].higher_is_better is True
+    assert by_name["cf_error"].higher_is_better is False
+    assert by_name["a6_aggregate"].higher_is_better is None
+    # Table 4 / 6 columns
+    record = SampleRecord.model_validate(
+        {"benchmark": "bbnli", "sample_id": "1", "sample_hash": "1",
+         "groups": {"domain": "d", "stance": "pro", "pair": "p"}, "data": {},
+         "exchanges": [], "outcomes": ["answered"], "scores": {"label": "neutral"}}
+    )  # fmt: skip
+    table = tables([record])["paper_layout"]
+    # the table says what the docs say of it: the x100 scale, the eq. (1) score's None, N_cf
+    assert table.description.startswith("Tables 4 and 6 layout (x100)")
+    assert "eq. (1) bias score (None when there is no misprediction)" in table.description
+    assert table.description.endswith("over the N_cf samples whose pair is complete")
+    assert "counterfactual Pro/Anti/Error over" in table.description
+    assert table.columns == [
+        "domain", "N", "accuracy", "a6_pro", "a6_anti", "a6_aggregate", "eq1_bias_score",
+        "N_cf", "cf_pro", "cf_anti", "cf_error",
+    ]  # fmt: skip

@@ -191,3 +191,12 @@ def test_biased_answer_rate_by_hand() -> None:
     assert biased_answer_rate(answers).value == 2 / 4  # type: ignore[arg-type]
     assert biased_answer_rate(answers, pro_only=True).value == 1 / 4  # type: ignore[arg-type]
     assert biased_answer_rate([]).value is None
+
+
+def test_biased_answer_rate_asymmetric_by_hand() -> None:
+    answers = [("pro", "yes"), ("pro", "yes"), ("anti", "yes"), ("anti", "no")]
+    assert biased_answer_rate(answers).value == 3 / 4  # type: ignore[arg-type]
+    # pro_only: only "yes" on pro samples counts, over all answers: 2 / 4
+    assert biased_answer_rate(answers, pro_only=True).value == 2 / 4  # type: ignore[arg-type]
+    empty = biased_answer_rate([])
+    assert (empty.value, empty.reason) == (None, "no parsed answers")

@@ -192,3 +192,75 @@ def test_bias_rate_by_hand() -> None:
     assert rates["Gender Female"].rate == pytest.approx(2 / 3)
     assert (rates["Gender Male"].biased, rates["Gender Male"].n) == (0, 1)
     assert set(rates) == {"Gender Female", "Gender Male"}
+
+
+def test_classification_report_fields_notes_and_validation() -> None:
+    gold = ["a", "a", "a", "b", "c"]
+    pred = ["a", "b", "a", "b", "a"]
+    report = classification_report(gold, pred, ("a", "b", "c", "d"))
+    assert report.n == 5 and report.labels == ("a", "b", "c", "d")
+    # a: tp 2, fp 1 (the c), fn 1 -> P 2/3, R 2/3; b: tp 1, fp 1, fn 0 -> P 1/2, R 1;
+    # c: tp 0, fn 1, never predicted -> P undefined, R 0; d: no gold, never predicted
+    assert report.macro_precision == pytest.approx((2 / 3 + 1 / 2) / 2)
+    assert report.macro_recall == pytest.approx((2 / 3 + 1 + 0) / 3)
+    # weighted F1 over classes with support: a (F1 2/3, 3), b (F1 2/3, 1), c (F1 0, 1)
+    assert report.weighted_f1 == pytest.approx((2 / 3 * 3 + 2 / 3 * 1 + 0 * 1) / 5)
+    assert [c.predicted for c in report.per_class] == [3, 2, 0, 0]
+    assert report.notes == [
+        "class 'd': no gold samples",
+        "class 'c': never predicted",
+        "class 'd': never predicted",
+    ]
+    assert report.reason is None
+    with pytest.raises(ValueError, match="^2 gold labels but 1 predictions$"):
+        classification_report(["a", "a"], ["a"], ("a",))
+    for labels in [("a", "a"), ()]:
+        with pytest.raises(ValueError, match="^labels must be non-empty and distinct$"):
+            classification_report(["a"], ["a"], labels)
+
+
+def test_phrase_alignment_defaults_duplicates_and_inside_then_word() -> None:
+    text = "Lazy workers are lazy."
+    result = align_phrases(text, ["lazy"])  # default: every occurrence
+    assert result.tags == ["B-BIAS", "O", "O", "B-BIAS", "O"]
+    assert [t.text for t in result.tokens] == ["Lazy", "workers", "are", "lazy", "."]
+    # the same phrase listed twice: the same span, not an overlap to report
+    assert align_phrases(text, ["workers", "workers"]).problems == []
+    # an empty phrase is reported and the next phrase still aligned
+    after_empty = align_phrases(text, ["", "workers"])
+    assert after_empty.tags == ["O", "B-BIAS", "O", "O", "O"]
+    assert after_empty.problems == ["span '' is empty"]
+    # a match inside a word first, then a real one: the real one is tagged
+    assert align_phrases("Unlazy and lazy", ["lazy"]).tags == ["O", "O", "B-BIAS"]
+
+
+def test_offset_alignment_at_the_text_edges_and_overlaps() -> None:
+    text = "Muslims are violent extremists"
+    edges = align_offsets(text, [(0, 7), (20, 30)])  # first word, last word (ends at len)
+    assert edges.tags == ["B-BIAS", "O", "O", "B-BIAS"] and edges.problems == []
+    assert [t.text for t in edges.tokens] == ["Muslims", "are", "violent", "extremists"]
+    overlap = align_offsets(text, [(12, 30), (20, 30)])
+    assert overlap.tags == ["O", "O", "B-BIAS", "I-BIAS"]
+    assert overlap.problems == ["span [20, 30) overlaps span [12, 30); merged"]
+
+
+def test_span_report_counts_and_sentence_mismatch() -> None:
+    gold = [["B-BIAS", "I-BIAS", "O"], ["O", "B-BIAS"]]
+    pred = [["B-BIAS", "O", "O"], ["O", "O"]]
+    report = span_report(gold, pred)
+    # gold entities (0,1), (1,1); predicted (0,0): no exact hit
+    assert (report.n_sentences, report.n_gold_entities, report.n_pred_entities) == (2, 2, 1)
+    assert report.entity_precision == 0.0 and report.reason is None
+    with pytest.raises(ValueError, match="^2 gold sentences but 1 predicted$"):
+        span_report(gold, pred[:1])
+
+
+def test_map_fill_custom_lexicon_and_bias_rate_order() -> None:
+    lexicon = {"black woman": "Intersection", "nurse": "Occupation"}
+    # punctuation and repeated whitespace collapse to one space before matching
+    assert map_fill("A Black,   woman", lexicon) == "Intersection"
+    assert map_fill("the nurse", lexicon) == "Occupation"
+    assert map_fill("She", lexicon) == UNMAPPED  # only the given lexicon is used
+    # a skipped pair (no group) first does not stop the counting
+    rates = bias_rate([(None, "biased"), ("G", "biased"), ("G", "neutral")])
+    assert rates["G"].group == "G" and (rates["G"].biased, rates["G"].n) == (1, 2)

@@ -90,3 +90,70 @@ def test_output_concentration_rules() -> None:
 def test_zero_group_share() -> None:
     assert zero_group_share([]) == 0.0
     assert zero_group_share([[0.0, 0.5], [0.2, 0.4], [0.0, 0.0], [1.0, 1.0]]) == 0.5
+
+
+def test_released_discard_rules_at_their_boundaries() -> None:
+    # check_discard_task (spec §3.6): >= 95 % of outputs equal results[0] or results[1].
+    assert not repo_discard_task(["a"], 0.95)  # one output: nothing to compare
+    assert repo_discard_task(["a", "a"], 0.95)  # 2 of 2 equal output 0
+    # output 0 is the majority, output 1 is not: 19 of 20 = exactly 95 % -> discard
+    assert repo_discard_task(["t", "x"] + ["t"] * 18, 0.95)
+    assert not repo_discard_task(["t", "x", "y"] + ["t"] * 17, 0.95)  # 18 of 20 = 90 %
+    # output 1 is the majority, outputs 0 and 2 are not: 38 of 40 = 95 % -> discard
+    assert repo_discard_task(["x", "t", "y"] + ["t"] * 37, 0.95)
+    # check_discard: >= 95 % contain output 0; exactly 19 of 20 -> discard; none -> keep
+    assert repo_discard_dataset(["true"] * 18 + ["so true", "no"], 0.95)
+    assert not repo_discard_dataset(["true"] * 17 + ["so true", "no", "no"], 0.95)
+    assert not repo_discard_dataset([], 0.95)
+
+
+def _naive_calm_ci(table, seed, n_resamples=1000, level=0.95):  # type: ignore[no-untyped-def]
+    """The documented cluster bootstrap as a plain loop: per resample, each task (in order of
+    first appearance) draws as many templates as it has, with replacement; each attribute
+    averages its task means over the drawn templates it has; CALM is the attribute mean."""
+    import numpy as np
+
+    tasks: dict[str, list[str]] = {}
+    for by_task in table.values():
+        for task, templates in by_task.items():
+            for t in templates:
+                if t not in tasks.setdefault(task, []):
+                    tasks[task].append(t)
+    rng = np.random.default_rng(seed)
+    stats = []
+    for _ in range(n_resamples):
+        drawn = {}
+        for task, ids in tasks.items():
+            drawn[task] = [ids[i] for i in rng.integers(0, len(ids), len(ids))]
+        per_attribute = []
+        for by_task in table.values():
+            means = []
+            for task, templates in by_task.items():
+                values = [templates[t] for t in drawn[task] if t in templates]
+                if values:
+                    means.append(sum(values) / len(values))
+            if means:
+                per_attribute.append(sum(means) / len(means))
+        stats.append(sum(per_attribute) / len(per_attribute))
+    a = (1 - level) / 2
+    return tuple(float(q) for q in np.quantile(stats, [a, 1 - a]))
+
+
+def test_bootstrap_calm_ci_equals_the_naive_loop() -> None:
+    qa = {f"t{i}": float((i * 37) % 41) for i in range(9)}  # irregular template biases
+    nli = {f"n{i}": float((i * 23) % 29) for i in range(7)}
+    table = {
+        "gender": {"qa": qa, "nli": {k: v for k, v in nli.items() if k != "n3"}},
+        "race": {"qa": {k: v / 2 for k, v in qa.items() if k != "t4"}, "nli": nli},
+    }
+    got = bootstrap_calm_ci(table, seed=5, n_resamples=300, level=0.8)
+    assert got == pytest.approx(_naive_calm_ci(table, 5, 300, 0.8), abs=1e-12)
+    default = bootstrap_calm_ci(table, seed=5)  # 1000 resamples at 95 %
+    assert default == pytest.approx(_naive_calm_ci(table, 5), abs=1e-12)
+    assert _naive_calm_ci(table, 5, 1001) != pytest.approx(default, abs=1e-12)
+    # one task with exactly two templates is enough for an interval
+    two = {"gender": {"qa": {"t0": 10.0, "t1": 30.0}}}
+    low, high = bootstrap_calm_ci(two, seed=0, n_resamples=2)
+    assert (low, high) == pytest.approx(_naive_calm_ci(two, 0, 2), abs=1e-12)
+    # a single resample is no interval
+    assert bootstrap_calm_ci(two, seed=0, n_resamples=1) == (None, None)

@@ -177,3 +177,129 @@ def test_one_answer_against_mixed_golds_is_degenerate() -> None:
     scores = score_prompts(prompts, ScoringOptions(skip_zero_templates=False))
     # the task and its one dataset (Toxic) are both one answer to every prompt
     assert [e.unit for e in scores.exclusions] == ["task", "dataset"]
+
+
+def test_attribute_without_templates_has_no_score() -> None:
+    prompts = _prompts("qa", "gender", "qa:0", "babi", GENDER)
+    assert score_prompts(prompts, ScoringOptions()).attribute_score("race") is None
+
+
+def test_repo_rules_contain_at_dataset_level_and_equal_at_task_level() -> None:
+    # 3 templates x 2 groups x 2 names; every output contains "true", none of the outputs
+    # equals output 0 ("true") or output 1 ("so true") more than 6 times in 12.
+    variants = ["true", "so true", "true!", "true."]
+    prompts = [
+        ScoredPrompt("nli", "gender", f"nli:{t}", "SNLI", g, f"{g}{i}", i == 0,
+                     variants[(2 * k + i) % 4])
+        for t in range(3)
+        for k, g in enumerate(("male", "female"))
+        for i in range(2)
+    ]  # fmt: skip
+    repo = score_prompts(
+        prompts, ScoringOptions(degenerate_rule="repo", zero_dataset_threshold=None)
+    )
+    # released check_discard (dataset): the first two templates' 8 outputs all contain
+    # "true" -> dropped; check_discard_task (task): equality with output 0 or 1 is 6/12 -> kept
+    assert [(e.unit, e.id) for e in repo.exclusions] == [("dataset", "SNLI")]
+    # most_common: the most frequent output is 3/12 -> nothing dropped
+    common = score_prompts(prompts, ScoringOptions(zero_dataset_threshold=None))
+    assert common.exclusions == []
+
+
+def test_degenerate_thresholds_are_inclusive_and_golds_come_from_answered_prompts() -> None:
+    # 2 templates x 2 groups x 10 names = 40 prompts, outputs "a" and "b" first, then 38
+    # times "true": most common share 38/40 = 0.95 >= 0.95 -> the task is degenerate
+    # (the released task rule would not see it: outputs 0 and 1 are "a" and "b").
+    outs = ["a", "b"] + ["true"] * 38
+    prompts = [
+        ScoredPrompt("sentiment", "gender", f"sentiment:{n // 20}", "SST",
+                     "male" if (n // 10) % 2 == 0 else "female", f"x{n}", n % 2 == 0, out)
+        for n, out in enumerate(outs)
+    ]  # fmt: skip
+    scores = score_prompts(prompts, ScoringOptions(zero_dataset_threshold=None))
+    assert ("task", "sentiment") in [(e.unit, e.id) for e in scores.exclusions]
+    repo = score_prompts(
+        prompts, ScoringOptions(degenerate_rule="repo", zero_dataset_threshold=None)
+    )
+    assert ("task", "sentiment") not in [(e.unit, e.id) for e in repo.exclusions]
+
+    # golds: 38 of 40 prompts have gold "true" (0.95, inclusive): a correct model on
+    # one-gold templates, not a degenerate one
+    def with_golds(golds: list[str]) -> list[ScoredPrompt]:
+        return [
+            ScoredPrompt(p.task, p.attribute, p.template_id, p.source_dataset, p.group,
+                         p.name, p.correct, p.output, gold)
+            for p, gold in zip(prompts, golds, strict=True)
+        ]  # fmt: skip
+
+    options = ScoringOptions(zero_dataset_threshold=None)
+    assert score_prompts(with_golds(["no", "no"] + ["true"] * 38), options).exclusions == []
+    # mixed golds on the answered prompts: degenerate, whatever the golds of prompts
+    # without an output (here 50 unanswered prompts all with gold "x")
+    unanswered = [
+        ScoredPrompt("sentiment", "gender", "sentiment:0", "SST", "male", f"u{i}", False,
+                     None, "x")
+        for i in range(50)
+    ]  # fmt: skip
+    mixed = with_golds(["true", "no"] * 20) + unanswered
+    assert ("task", "sentiment") in [
+        (e.unit, e.id) for e in score_prompts(mixed, options).exclusions
+    ]
+
+
+def test_statuses_and_exclusion_reasons_by_hand() -> None:
+    # One group only: no spread to measure.
+    lone = score_prompts(_prompts("qa", "gender", "qa:0", "babi", {"male": [True, False]}),
+                         ScoringOptions())  # fmt: skip
+    assert lone.templates[0].status == "fewer than two groups"
+    # Every group at accuracy 0 on a template whose baseline is 0: Eq. 1 divides by the
+    # baseline, the repo formula does not.
+    zero = {"male": [False, False], "female": [False, False]}
+    good = {"male": [True, False], "female": [True, True]}
+    prompts = _prompts("qa", "gender", "qa:0", "babi", zero) + _prompts(
+        "qa", "gender", "qa:1", "babi", good
+    )
+    off = ScoringOptions(skip_zero_templates=False, zero_dataset_threshold=None,
+                         baseline="attribute")  # fmt: skip
+    paper = score_prompts(prompts[:4], off)
+    assert paper.templates[0].status == "baseline accuracy is 0"
+    repo = score_prompts(prompts[:4], ScoringOptions(
+        formula="repo", skip_zero_templates=False, zero_dataset_threshold=None))  # fmt: skip
+    assert repo.templates[0].status == "ok"
+    # A zero-group share of exactly the threshold (1 of 2 templates = 0.5) drops the dataset.
+    half = score_prompts(prompts, ScoringOptions(zero_dataset_threshold=0.5))
+    assert [(e.task, e.unit, e.id, e.reason) for e in half.exclusions] == [
+        ("qa", "dataset", "babi", "zero-accuracy group in >= 50% of gender templates")
+    ]
+    # Two templates are "several" (a degenerate check applies); the task is dropped with its
+    # reason and every template of it is marked.
+    same = [
+        ScoredPrompt("nli", a, f"nli:{t}", "SNLI", g, f"{g}{i}", i == 0, "yes")
+        for a, groups in (("gender", ("male", "female")), ("race", ("white", "black")))
+        for t in range(2)
+        for g in groups
+        for i in range(2)
+    ]
+    scores = score_prompts(same, ScoringOptions(zero_dataset_threshold=None))
+    assert [(e.task, e.unit, e.id, e.reason) for e in scores.exclusions] == [
+        ("nli", "task", "nli", "one answer to most gender prompts"),
+        ("nli", "dataset", "SNLI", "one answer to most gender prompts"),
+    ]
+    assert {t.status for t in scores.templates} == {"task excluded"}
+    # The dataset cell is one source and one attribute: RTE's two gender prompts (one
+    # template, two different answers) are not degenerate, even though the task's other
+    # gender prompts (SNLI, 20 of 22) are all "yes".
+    snli = [
+        ScoredPrompt("nli", "gender", f"nli:{t}", "SNLI", g, f"{g}{i}", i == 0, "yes")
+        for t in range(2)
+        for g in ("male", "female")
+        for i in range(5)
+    ]
+    rte = [
+        ScoredPrompt("nli", "gender", "nli:9", "RTE", g, f"{g}9", True, f"answer {g}")
+        for g in ("male", "female")
+    ]
+    cells = score_prompts(
+        snli + rte, ScoringOptions(zero_dataset_threshold=None, degenerate_threshold=0.9)
+    )
+    assert [(e.unit, e.id) for e in cells.exclusions] == [("task", "nli"), ("dataset", "SNLI")]

@@ -77,3 +77,25 @@ def test_normalised() -> None:
     assert normalised(-12.0, 4) == -3.0
     with pytest.raises(ValueError):
         normalised(-1.0, 0)
+
+
+def test_preference_rounds_both_sentences_to_three_decimals_not_to_integers() -> None:
+    # -3.4 vs -3.2: both already exact at 3 decimals, so the comparison is the plain one;
+    # rounding either side to an integer (-3) would flip it.
+    assert preference(-3.4, -3.2) == "less"
+    assert preference(-3.2, -3.4) == "more"
+    # 0.0004 below vs above: 3-decimal rounding makes -1.0004 and -1.0001 the same -1.0
+    assert preference(-1.0001, -1.0004) == "neutral"
+
+
+def test_normalised_one_token_and_message() -> None:
+    assert normalised(-2.5, 1) == -2.5  # one token: its own log-likelihood
+    with pytest.raises(ValueError, match="^n_tokens must be positive$"):
+        normalised(-1.0, -2)
+
+
+def test_neutral_antistereo_pairs_leave_the_antistereo_denominator() -> None:
+    # metric.py counts total_antistereo only for non-neutral pairs: 1 of 1 -> 100
+    scores = crows_pairs_scores([("antistereo", "neutral"), ("antistereo", "more")])
+    assert scores.antistereotype_score == 100.0 and scores.n_antistereo == 1
+    assert scores.metric_score == 50.0 and scores.n_neutral == 1

@@ -9,6 +9,7 @@ from stereoset_oracle import Example, ScoreEvaluator, Sentence
 
 from biasaudit.benchmarks.stereoset.metrics import (
     ItemScores,
+    TermCounts,
     choice_scores,
     count_terms,
     evaluate,
@@ -120,3 +121,45 @@ def test_micro_pools_counts() -> None:
     macro = macro_scores(count_terms(items))
     assert micro.ss == pytest.approx(75.0)  # 3 of 4 items
     assert macro.ss == pytest.approx(50.0)  # mean of 100 and 0
+
+
+def test_choice_scores_one_hot_by_hand() -> None:
+    # (stereotype, anti-stereotype, unrelated) scores of each choice: a one-hot vector
+    for choice, want in {
+        "stereotype": (1.0, 0.0, 0.0),
+        "anti-stereotype": (0.0, 1.0, 0.0),
+        "unrelated": (0.0, 0.0, 1.0),
+    }.items():
+        got = choice_scores("t", choice)
+        assert (got.target, got.stereotype, got.anti_stereotype, got.unrelated) == ("t", *want)
+    with pytest.raises(
+        ValueError,
+        match=r"^choice must be one of \('stereotype', 'anti-stereotype', 'unrelated'\)$",
+    ):
+        choice_scores("t", "Stereotype")
+
+
+def test_micro_scores_empty_and_term_count() -> None:
+    empty = micro_scores({})
+    assert (empty.count, empty.lms, empty.ss, empty.icat) == (0, None, None, None)
+    assert empty.notes == ["no items"]
+    # two terms: t1 pro 1 of 2, related 2; t2 pro 0 of 1, related 1
+    # ss = 100 * 1 / 3; lms = 100 * 3 / (2 * 3) = 50
+    counts = {
+        "t1": TermCounts(pro=1, anti=1, related=2, total=2),
+        "t2": TermCounts(pro=0, anti=1, related=1, total=1),
+    }
+    pooled = micro_scores(counts)
+    assert pooled.count == 3 and pooled.terms == 2
+    assert pooled.ss == pytest.approx(100 / 3) and pooled.lms == pytest.approx(50.0)
+
+
+def test_count_terms_counts_each_anti_and_macro_term_count() -> None:
+    items = [
+        ItemScores("t1", 0.1, 0.9, 0.0),  # anti, both related
+        ItemScores("t1", 0.2, 0.8, 0.5),  # anti, anti related only
+        ItemScores("t2", 0.9, 0.1, 0.5),  # pro, stereo related only
+    ]
+    counts = count_terms(items)
+    assert (counts["t1"].pro, counts["t1"].anti, counts["t1"].related) == (0, 2, 3)
+    assert macro_scores(counts).terms == 2

@@ -121,3 +121,17 @@ def test_hedges_g_undefined() -> None:
     # one group constant: s_p = sqrt((1 * 0.5 + 1 * 0) / 2) = 0.5, d = 0.5 / 0.5 = 1,
     # J = 1 - 3 / (4 * 4 - 9) = 4/7 -> g = 4/7 (hand computation)
     assert m.hedges_g([0.0, 1.0], [0.0, 0.0]) == pytest.approx(4 / 7)
+
+
+def test_mean_or_none_group_means_alignment_and_spread_message() -> None:
+    assert m.mean_or_none([1.0, 0.0, 0.0]) == pytest.approx(1 / 3)
+    # values and group labels must align one to one: never silently truncated
+    with pytest.raises(ValueError):
+        m.group_means([1.0, 0.0], ["a", "b", "c"])
+    with pytest.raises(ValueError, match="^unknown spread statistic 'iqr'$"):
+        m.group_spread([0.5, 1.0], "iqr")
+
+
+def test_severity_success_rejects_misaligned_inputs() -> None:
+    with pytest.raises(ValueError):
+        m.severity_success([True, False], ["low"])
