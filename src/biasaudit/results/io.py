@@ -207,12 +207,15 @@ def check_samples_match(
 ) -> None:
     """Refuse a samples.jsonl that is not the one results.json was computed from: records of
     benchmarks the run does not have, duplicate sample ids, or per benchmark a different
-    number of samples or a different samples hash."""
+    number of samples or a different samples hash. Records of a planned benchmark that did
+    not finish (an interrupted run streams them) are left out of the check."""
     from biasaudit.runner.runner import hash_sample_hashes
 
     path = run_dir / SAMPLES_FILE
     known = {b.benchmark for b in run.benchmarks}
-    unknown = sorted(set(records) - known)
+    # A planned benchmark that did not finish may have left the prefix it streamed.
+    unfinished = set(run.benchmarks_planned or []) - known
+    unknown = sorted(set(records) - known - unfinished)
     if unknown:
         raise RunError(
             f"{path}: records of benchmark(s) {', '.join(unknown)}, which {RESULTS_FILE} "
