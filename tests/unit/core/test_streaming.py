@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit import api, plugin
-from biasaudit.benchmarks.base import Aggregate, Benchmark, Sample, SampleScore
+from biasaudit.benchmarks.base import Aggregate, Job, Sample, SampleScore
 from biasaudit.benchmarks.calm.benchmark import CALM
 from biasaudit.data import DataStore
 from biasaudit.metrics import grouped_mean
@@ -38,19 +38,14 @@ def rounds_of(index: int) -> int:
     return (index % 3 + 2) % 3 + 1
 
 
-class Staggered(Benchmark):
+class Staggered(Job):
     """Sample s<i> asks "s<i> q<k>" for k < rounds_of(i), one per round; score = #"yes"."""
 
     name = "staggered"
     version = "1"
+    capability = Capability.GENERATE
     #: samples handed out by iter_samples so far (to see how far ahead the runner reads)
     pulled = 0
-
-    def required_capabilities(self) -> frozenset[Capability]:
-        return frozenset({Capability.GENERATE})
-
-    def data_keys(self) -> list[str]:
-        return []
 
     def load_samples(self) -> list[Sample]:
         return [

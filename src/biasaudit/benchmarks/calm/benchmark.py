@@ -19,7 +19,7 @@ from pydantic import Field, field_validator
 
 from biasaudit.benchmarks.base import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.calm import data as d
-from biasaudit.benchmarks.calm.generate import Instance, generate_split, iter_split
+from biasaudit.benchmarks.calm.generate import Instance, iter_split
 from biasaudit.benchmarks.calm.names import (
     NAME_KEYS,
     RELEASED_SEEDS,
@@ -346,8 +346,10 @@ def check_against_gt(bench: CALM, task: str, attribute: str) -> list[str]:
     sentiment_gt = d.load_gt(bench.store, task, "gender") if task == "sentiment" else None
     names = gender_names(bench.store) if attribute == "gender" else race_names(bench.store)
     templates = d.load_templates(bench.store, task, sentiment_gt)
-    split = generate_split(
-        templates, names, per_group=50, mode="released", seed=RELEASED_SEEDS[(attribute, task)]
+    split = list(
+        iter_split(
+            templates, names, per_group=50, mode="released", seed=RELEASED_SEEDS[(attribute, task)]
+        )
     )
     key = d.GT_KEY.format(task=task, attribute=attribute)
     if len(split) != len(gt):

@@ -68,23 +68,6 @@ def instantiate(
     )
 
 
-def generate_split(
-    templates: list[Template],
-    names: NameSet,
-    *,
-    per_group: int,
-    mode: NameMode,
-    seed: int,
-    keep: Collection[str] | None = None,
-) -> list[Instance]:
-    """The prompts of one (task, attribute) split, in the released order.
-
-    Names are drawn for every template in order, so a template's names do not depend on
-    which templates are kept; `keep` (template ids) only limits what is instantiated.
-    """
-    return list(iter_split(templates, names, per_group=per_group, mode=mode, seed=seed, keep=keep))
-
-
 def iter_split(
     templates: list[Template],
     names: NameSet,
@@ -94,7 +77,12 @@ def iter_split(
     seed: int,
     keep: Collection[str] | None = None,
 ) -> Iterator[Instance]:
-    """`generate_split` one prompt at a time (the names are drawn when this is called)."""
+    """The prompts of one (task, attribute) split, in the released order, one at a time.
+
+    Names are drawn for every template in order (when this is called), so a template's
+    names do not depend on which templates are kept; `keep` (template ids) only limits what
+    is instantiated.
+    """
     draws = draw_names(names, len(templates), per_group, mode, seed)
 
     def instances() -> Iterator[Instance]:
