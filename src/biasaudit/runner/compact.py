@@ -18,7 +18,7 @@ import pickle
 from typing import Any
 
 from biasaudit.benchmarks.base import Benchmark
-from biasaudit.results.schema import SampleRecord
+from biasaudit.results.schema import Exchange, SampleRecord
 
 #: Strings up to this length are shared between records (labels, ids, short answers).
 MAX_SHARED_CHARS = 64
@@ -30,6 +30,11 @@ class Interner:
     def __init__(self) -> None:
         self._strings: dict[str, str] = {}
         self._field_sets: dict[frozenset[str], set[str]] = {}
+        self._outcomes: dict[tuple[str, ...], list[str]] = {}
+
+    def outcomes(self, values: list[str]) -> list[str]:
+        """One shared list per distinct outcome list (aggregates read records, never edit)."""
+        return self._outcomes.setdefault(tuple(values), [self(v) for v in values])
 
     def field_set(self, names: set[str]) -> set[str]:
         """One shared set per distinct set of explicitly given field names."""
@@ -106,6 +111,7 @@ class CompactTable:
         """All kept records, in the order added; the rows are released as they are read."""
         shared = Interner()
         out: list[SampleRecord] = []
+        no_exchanges: list[Exchange] = []  # one list for all: aggregates only read records
         rows, self._rows = self._rows, []
         for index, raw in enumerate(rows):
             rows[index] = b""
@@ -119,8 +125,8 @@ class CompactTable:
                     sample_hash=sample_hash,
                     groups=shared(groups),
                     data=shared(data),
-                    exchanges=[failed] if failed is not None else [],
-                    outcomes=shared(outcomes),
+                    exchanges=[failed] if failed is not None else no_exchanges,
+                    outcomes=shared.outcomes(outcomes),
                     scores=shared(scores),
                     excluded=excluded,
                     exclusion_reason=shared(reason),

@@ -163,7 +163,7 @@ def run_benchmark(
 
     Each finished sample's full record goes to `on_record` in sample order (the stream that
     becomes samples.jsonl). The returned records are those full records when `on_record` is
-    None; otherwise compact ones (`compact_record`: no exchanges but the first failed one),
+    None; otherwise compact ones (`CompactTable`: no exchanges but the first failed one),
     which is all `aggregate` and the run status need, so a run's memory does not grow with
     its prompts and responses.
     """
