@@ -81,6 +81,7 @@ def child_peak_kib(argv: list[str], env: dict[str, str], log: Path) -> tuple[int
 
 def extract(rev: str, into: Path) -> Path:
     """The `src` folder of git revision `rev`, extracted under `into`."""
+    into.mkdir(parents=True, exist_ok=True)
     archive = into / "src.tar"
     subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "src"], check=True)
     with tarfile.open(archive) as tar:
