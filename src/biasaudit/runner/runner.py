@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from tqdm import tqdm
 
 from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.datasets.files import sha256_of
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.models.base import Backend
 from biasaudit.requests import Capability, Request, Response, request_key, request_length
@@ -169,6 +170,8 @@ def run_benchmark(
     """
     started = time.perf_counter()
     source = benchmark.iter_samples()
+    # the user's own files as read now, not as they may be after a long run
+    user_files = [DataFileInfo(path=p, sha256=sha256_of(p)) for p in benchmark.user_files()]
     total = None
     if config.progress:
         # A lazy benchmark's samples are generated twice (time, not memory); a list once.
@@ -215,7 +218,8 @@ def run_benchmark(
         data_files=[
             DataFileInfo(path=key, sha256=benchmark.store.sha256(key))
             for key in benchmark.data_keys()
-        ],
+        ]
+        + user_files,
         prompt_template_ids=benchmark.prompt_template_ids(),
         n_samples=len(records),
         n_excluded=sum(1 for r in records if r.excluded),
