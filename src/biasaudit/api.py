@@ -15,6 +15,7 @@ from biasaudit.errors import RunError
 from biasaudit.models.spec import validate_model
 from biasaudit.plugin import analysis, benchmark_class, get_spec
 from biasaudit.results.io import (
+    SamplesWriter,
     check_samples_match,
     iter_samples,
     read_results,
@@ -168,24 +169,37 @@ def evaluate_one(
     }
     _prepare_output(out, resume, overwrite, run_config)
 
+    # samples.jsonl is streamed as samples finish; results.json is rewritten after each
+    # benchmark from the compact per-sample table the runner keeps.
+    writer = SamplesWriter(out) if out is not None else None
+
     def save(run: RunResult, records: list[SampleRecord]) -> None:
-        if out is not None:
-            write_samples(out, records)
+        if out is not None and writer is not None:
+            writer.start()  # a benchmark with no sample still leaves a samples.jsonl
             write_results(out, judge(run, records, names, max_failed_samples))
 
     config = RunConfig(
         seed=seed, batch_size=batch_size, limit=limit, shard=shard, progress=progress
     )
-    run, records = execute(
-        bench_objects,
-        model,
-        model_args,
-        config=config,
-        cache_path=cache_path,
-        use_cache=use_cache,
-        on_progress=save,
-    )
+    try:
+        run, records = execute(
+            bench_objects,
+            model,
+            model_args,
+            config=config,
+            cache_path=cache_path,
+            use_cache=use_cache,
+            on_progress=save,
+            on_record=writer.write if writer is not None else _discard,
+        )
+    finally:
+        if writer is not None:
+            writer.close()
     return judge(run, records, names, max_failed_samples)
+
+
+def _discard(record: SampleRecord) -> None:
+    """Where full records go when a run has no output directory (only its result is kept)."""
 
 
 def _check_settings(

@@ -58,6 +58,11 @@ def _cached_rows(cache: Path) -> int:
         return 0
 
 
+def _lines(run_dir: Path) -> list[bytes]:
+    path = run_dir / "samples.jsonl"
+    return path.read_bytes().splitlines(keepends=True) if path.exists() else []
+
+
 def _comparable(run_dir: Path) -> tuple[Any, list[Any]]:
     results = json.loads((run_dir / "results.json").read_text())
     bench = results["benchmarks"][0]
@@ -76,7 +81,11 @@ def test_killed_run_resumes_to_identical_results(tmp_path: Path, data_dir: Path)
     run_dir, cache = tmp_path / "killed", tmp_path / "killed.sqlite"
     process = subprocess.Popen(_command(run_dir, cache, data_dir), env=env)
     deadline = time.monotonic() + 300
-    while _cached_rows(cache) < 8 and time.monotonic() < deadline and process.poll() is None:
+    while (
+        (_cached_rows(cache) < 8 or not _lines(run_dir))
+        and time.monotonic() < deadline
+        and process.poll() is None
+    ):
         time.sleep(0.05)
     assert process.poll() is None, "the run finished before it could be killed"
     process.send_signal(signal.SIGKILL)
@@ -84,6 +93,12 @@ def test_killed_run_resumes_to_identical_results(tmp_path: Path, data_dir: Path)
     cached_before_resume = _cached_rows(cache)
     assert 8 <= cached_before_resume < total_unique
     assert not (run_dir / "results.json").exists()
+    # samples are streamed as they finish: the killed run left whole lines, the first ones
+    # of the uninterrupted run's samples.jsonl
+    prefix = _lines(run_dir)
+    assert 1 <= len(prefix) < int(LIMIT)
+    assert prefix == _lines(reference_dir)[: len(prefix)]
+    assert all(json.loads(line)["sample_id"] for line in prefix)
 
     subprocess.run(_command(run_dir, cache, data_dir, "--resume"), check=True, env=env, timeout=600)
     resumed = json.loads((run_dir / "results.json").read_text())["benchmarks"][0]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -85,6 +85,10 @@ class Benchmark(ABC):
     metrics: ClassVar[Sequence[MetricSpec]] = ()
     #: Optional pydantic model of `SampleScore.scores`; validated for every scored sample.
     Scores: ClassVar[type[BaseModel] | None] = None
+    #: Keys of `Sample.data` that `aggregate`, `extra_metrics` and `tables` read (the keys
+    #: the declared metrics group, cluster or stratify by are added); None: all of them.
+    #: A run streaming its samples keeps only these per sample in memory (runner/compact.py).
+    aggregate_data_keys: ClassVar[frozenset[str] | None] = None
 
     def __init__(self, options: BenchmarkOptions, store: DataStore, seed: int = 0) -> None:
         self.options = options
@@ -123,6 +127,15 @@ class Benchmark(ABC):
     def load_samples(self) -> list[Sample]:
         """All samples, in a deterministic order."""
 
+    def iter_samples(self) -> Iterable[Sample]:
+        """The samples of `load_samples`, in the same order, for the runner.
+
+        The default is that list. A benchmark with very many samples (CALM: 78,400) returns
+        a generator instead, so a run holds only the samples in flight; errors in the data
+        should still be raised by this call, before the first sample is taken.
+        """
+        return self.load_samples()
+
     @abstractmethod
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         """The next round of requests for `sample`, or [] when it is finished."""
@@ -144,7 +157,13 @@ class Benchmark(ABC):
         return {}
 
     def aggregate(self, records: Sequence[SampleRecord], seed: int) -> Aggregate:
-        """Every declared metric (overall, breakdowns, CIs, noise floors), extras and tables."""
+        """Every declared metric (overall, breakdowns, CIs, noise floors), extras and tables.
+
+        `records` (here and in `extra_metrics` / `tables`) may be compact: a run that streams
+        its samples to samples.jsonl keeps each record's groups, data, outcomes, scores and
+        exclusion, but not its exchanges (see runner/compact.py). Aggregates read scores,
+        never responses: whatever they need from a response belongs in `scores`.
+        """
         specs = self.metric_specs()
         _check_unique(specs, self.name)
         metrics = [frame(records, spec, seed) for spec in specs]

@@ -92,7 +92,8 @@ class ReplayBackend(Backend):
         self.answers = _read_exchanges(self.path)
         self.capabilities = frozenset(r.kind for r in self.answers.values())
         try:
-            digest = hashlib.sha256(self.path.read_bytes()).hexdigest()
+            with self.path.open("rb") as handle:  # in chunks: a replay file can be large
+                digest = hashlib.file_digest(handle, "sha256").hexdigest()
         except OSError as exc:
             raise BackendError(
                 f"replay file {self.path}: cannot read it ({exc.strerror})"

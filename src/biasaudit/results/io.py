@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -55,6 +56,54 @@ def write_samples(run_dir: Path, records: Iterable[SampleRecord]) -> Path:
     lines = [record.model_dump_json() for record in records]
     _atomic_write(path, "\n".join(lines) + ("\n" if lines else ""))
     return path
+
+
+class SamplesWriter:
+    """samples.jsonl written as samples finish: one record per line, appended and flushed.
+
+    Each line goes to the file in one `os.write` of the whole line on an unbuffered
+    descriptor, so a process killed at any moment leaves whole lines only: a valid prefix of
+    the run's samples.jsonl (a failed write, e.g. a full disk, is cut back to the last whole
+    line before the one-line RunError). The file is started afresh when the first line is
+    written (or by `start`), and any results.json is removed first: it described the old
+    samples.jsonl, and the run writes a new one after each benchmark.
+    """
+
+    def __init__(self, run_dir: Path) -> None:
+        self.run_dir = run_dir
+        self.path = run_dir / SAMPLES_FILE
+        self._fd: int | None = None
+        self._size = 0
+
+    def start(self) -> None:
+        """Truncate (create) samples.jsonl now, if that has not happened yet."""
+        if self._fd is not None:
+            return
+        try:
+            (self.run_dir / RESULTS_FILE).unlink(missing_ok=True)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        except OSError as exc:
+            raise RunError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+
+    def write(self, record: SampleRecord) -> None:
+        self.start()
+        assert self._fd is not None
+        line = (record.model_dump_json() + "\n").encode("utf-8")
+        view = memoryview(line)
+        try:
+            while view:
+                view = view[os.write(self._fd, view) :]
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, self._size)
+            raise RunError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+        self._size += len(line)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
 
 
 def write_run_config(run_dir: Path, config: dict[str, Any]) -> None:
@@ -158,12 +207,15 @@ def check_samples_match(
 ) -> None:
     """Refuse a samples.jsonl that is not the one results.json was computed from: records of
     benchmarks the run does not have, duplicate sample ids, or per benchmark a different
-    number of samples or a different samples hash."""
+    number of samples or a different samples hash. Records of a planned benchmark that did
+    not finish (an interrupted run streams them) are left out of the check."""
     from biasaudit.runner.runner import hash_sample_hashes
 
     path = run_dir / SAMPLES_FILE
     known = {b.benchmark for b in run.benchmarks}
-    unknown = sorted(set(records) - known)
+    # A planned benchmark that did not finish may have left the prefix it streamed.
+    unfinished = set(run.benchmarks_planned or []) - known
+    unknown = sorted(set(records) - known - unfinished)
     if unknown:
         raise RunError(
             f"{path}: records of benchmark(s) {', '.join(unknown)}, which {RESULTS_FILE} "

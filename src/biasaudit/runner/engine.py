@@ -28,6 +28,8 @@ from biasaudit.runner.runner import (
 
 #: Called after each benchmark finishes with the run so far and all its records.
 OnProgress = Callable[[RunResult, list[SampleRecord]], None]
+#: Called with each finished sample's full record, in order (benchmark by benchmark).
+OnRecord = Callable[[SampleRecord], None]
 
 
 def execute(
@@ -39,8 +41,14 @@ def execute(
     cache_path: str | Path | None = None,
     use_cache: bool = True,
     on_progress: OnProgress | None = None,
+    on_record: OnRecord | None = None,
 ) -> tuple[RunResult, list[SampleRecord]]:
-    """Run `benchmarks` on one model; capabilities of all are checked before any request."""
+    """Run `benchmarks` on one model; capabilities of all are checked before any request.
+
+    With `on_record`, every full record is handed to it as its sample finishes (samples.jsonl
+    is written from it) and the records returned and given to `on_progress` are compact
+    (no exchanges but a failed one; see runner/compact.py); without, they are full.
+    """
     backend = load_backend(model, model_args)
     cache = open_cache(cache_path, use_cache)
     try:
@@ -61,7 +69,7 @@ def execute(
         )
         records: list[SampleRecord] = []
         for bench in benchmarks:
-            result, bench_records = run_benchmark(bench, backend, cache, config)
+            result, bench_records = run_benchmark(bench, backend, cache, config, on_record)
             run.benchmarks.append(result)
             records.extend(bench_records)
             if on_progress is not None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import sys
 import time
-from collections import defaultdict, deque
-from collections.abc import Iterator, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Protocol
 
 from tqdm import tqdm
@@ -25,6 +26,8 @@ from biasaudit.results.schema import (
     SampleRecord,
 )
 from biasaudit.runner.cache import cache_key
+from biasaudit.runner.compact import CompactTable, kept_data_keys
+from biasaudit.runner.scheduler import Scheduler
 
 
 class Cache(Protocol):
@@ -81,15 +84,6 @@ def model_info(spec: str, backend: Backend) -> ModelInfo:
     )
 
 
-def select_samples(samples: list[Sample], config: RunConfig) -> list[Sample]:
-    """Apply --limit, then --shard, deterministically."""
-    chosen = samples[: config.limit] if config.limit is not None else samples
-    if config.shard is not None:
-        index, count = config.shard
-        chosen = chosen[index::count]
-    return chosen
-
-
 def hash_sample_hashes(sample_hashes: Sequence[str]) -> str:
     """sha256 over the sorted per-sample hashes: equal values mean the same samples."""
     joined = "\n".join(sorted(sample_hashes))
@@ -135,46 +129,28 @@ class _Resolver:
         return [answers[k] for k in keys]
 
 
-class _Scheduler:
-    """Yields the requests of each step: the next request(s) of every active sample.
+def select_samples(samples: Iterable[Sample], config: RunConfig) -> Iterator[Sample]:
+    """Apply --limit, then --shard, deterministically (lazily: `samples` may be a generator)."""
+    chosen: Iterator[Sample] = (
+        islice(samples, config.limit) if config.limit is not None else iter(samples)
+    )
+    if config.shard is None:
+        return chosen
+    index, count = config.shard
+    return (s for position, s in enumerate(chosen) if position % count == index)
 
-    With `window` None every sample is active from the start (one step is one round across
-    all samples). With `window` k at most k samples are active; a sample that finishes is
-    replaced at once by the next one in order, so a conversation's turns are sent in
-    consecutive steps (see `Backend.conversation_window`). The benchmark sees the same
-    `next_requests` calls either way; only their interleaving across samples differs.
-    """
 
-    def __init__(
-        self,
-        benchmark: Benchmark,
-        samples: Sequence[Sample],
-        exchanges: dict[str, list[Exchange]],
-        window: int | None,
-    ) -> None:
-        self.benchmark = benchmark
-        self.queue = deque(samples)
-        self.exchanges = exchanges
-        self.window = window
-        #: active samples (in admission order) -> their next requests
-        self.active: dict[str, tuple[Sample, list[Request]]] = {}
-
-    def _plan(self, sample: Sample) -> None:
-        requests = self.benchmark.next_requests(sample, self.exchanges[sample.id])
-        if requests:
-            self.active[sample.id] = (sample, requests)
-        else:
-            self.active.pop(sample.id, None)
-
-    def __iter__(self) -> Iterator[list[tuple[Sample, Request]]]:
-        while True:
-            while self.queue and (self.window is None or len(self.active) < self.window):
-                self._plan(self.queue.popleft())
-            if not self.active:
-                return
-            yield [(sample, r) for sample, requests in self.active.values() for r in requests]
-            for sample, _ in list(self.active.values()):
-                self._plan(sample)
+def expected_total(
+    benchmark: Benchmark, samples: Iterable[Sample], config: RunConfig
+) -> int | None:
+    """Requests the selected samples will need (for the progress bar), if all are known."""
+    total = 0
+    for sample in select_samples(samples, config):
+        expected = benchmark.expected_requests(sample)
+        if expected is None:
+            return None
+        total += expected
+    return total
 
 
 def run_benchmark(
@@ -182,33 +158,58 @@ def run_benchmark(
     backend: Backend,
     cache: Cache,
     config: RunConfig,
+    on_record: Callable[[SampleRecord], None] | None = None,
 ) -> tuple[BenchmarkResult, list[SampleRecord]]:
-    """Run every selected sample to completion, then score and aggregate."""
+    """Run every selected sample to completion, scoring each as it finishes; aggregate.
+
+    Each finished sample's full record goes to `on_record` in sample order (the stream that
+    becomes samples.jsonl). The returned records are those full records when `on_record` is
+    None; otherwise compact ones (`CompactTable`: no exchanges but the first failed one),
+    which is all `aggregate` and the run status need, so a run's memory does not grow with
+    its prompts and responses.
+    """
     started = time.perf_counter()
-    samples = select_samples(benchmark.load_samples(), config)
+    source = benchmark.iter_samples()
     # the user's own files as read now, not as they may be after a long run
     user_files = [DataFileInfo(path=p, sha256=sha256_of(p)) for p in benchmark.user_files()]
-    exchanges: dict[str, list[Exchange]] = {s.id: [] for s in samples}
-    expected = [benchmark.expected_requests(s) for s in samples]
-    total = sum(e for e in expected if e is not None) if None not in expected else None
+    total = None
+    if config.progress:
+        # A lazy benchmark's samples are generated twice (time, not memory); a list once.
+        counted = source if isinstance(source, Sequence) else benchmark.iter_samples()
+        total = expected_total(benchmark, counted, config)
     bar = (
         tqdm(total=total, desc=benchmark.name, unit="req", file=sys.stderr, dynamic_ncols=True)
         if config.progress
         else None
     )
     resolver = _Resolver(backend, cache, config.batch_size or backend.default_batch_size(), bar)
-    scheduler = _Scheduler(benchmark, samples, exchanges, backend.conversation_window())
+    records: list[SampleRecord] = []
+    table = CompactTable(kept_data_keys(benchmark))
+
+    def finished(sample: Sample, exchanges: list[Exchange]) -> None:
+        record = score_record(benchmark, sample, exchanges)
+        if on_record is None:
+            records.append(record)
+        else:
+            on_record(record)
+            table.add(record)
+
+    scheduler = Scheduler(
+        benchmark,
+        select_samples(source, config),
+        backend.conversation_window(),
+        finished,
+    )
     try:
         for step, planned in enumerate(scheduler, start=1):
             if bar is not None:
                 bar.set_postfix_str(f"step {step}, {len(scheduler.active)} active")
-            responses = resolver.resolve([r for _, r in planned])
-            for (sample, request), response in zip(planned, responses, strict=True):
-                exchanges[sample.id].append(Exchange(request=request, response=response))
+            scheduler.answer(planned, resolver.resolve([r for _, r in planned]))
     finally:
         if bar is not None:
             bar.close()
-    records = [score_record(benchmark, s, exchanges[s.id]) for s in samples]
+    if on_record is not None:
+        records = table.records()
     aggregate = benchmark.aggregate(records, config.seed)
     result = BenchmarkResult(
         benchmark=benchmark.name,
@@ -222,7 +223,7 @@ def run_benchmark(
         prompt_template_ids=benchmark.prompt_template_ids(),
         n_samples=len(records),
         n_excluded=sum(1 for r in records if r.excluded),
-        samples_hash=hash_sample_hashes([s.hash for s in samples]),
+        samples_hash=hash_sample_hashes([r.sample_hash for r in records]),
         metrics=aggregate.metrics,
         tables=aggregate.tables,
         requests_sent=resolver.counters.sent,

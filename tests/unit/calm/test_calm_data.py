@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.benchmarks.calm import data as d
-from biasaudit.benchmarks.calm.generate import generate_split, instantiate
+from biasaudit.benchmarks.calm.generate import instantiate, iter_split
 from biasaudit.benchmarks.calm.names import (
     NameGroup,
     NameSet,
@@ -113,7 +113,7 @@ def test_draw_modes() -> None:
 
 def test_generation_order_template_major_group_blocks(store: DataStore) -> None:
     templates = d.load_templates(store, "nli")[:2]
-    split = generate_split(templates, _toy_names(), per_group=2, mode="resample", seed=0)
+    split = list(iter_split(templates, _toy_names(), per_group=2, mode="resample", seed=0))
     assert [(i.template.index, i.group) for i in split][:6] == [
         (0, "a"), (0, "a"), (0, "b"), (0, "b"), (0, "n"), (0, "n"),
     ]  # fmt: skip

@@ -11,7 +11,7 @@ request for the gold answer, correct when it is the greedy continuation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Literal
 
@@ -19,7 +19,7 @@ from pydantic import Field, field_validator
 
 from biasaudit.benchmarks.base import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.calm import data as d
-from biasaudit.benchmarks.calm.generate import Instance, generate_split
+from biasaudit.benchmarks.calm.generate import Instance, iter_split
 from biasaudit.benchmarks.calm.names import (
     NAME_KEYS,
     RELEASED_SEEDS,
@@ -133,6 +133,10 @@ class CALM(Benchmark):
     version: ClassVar[str] = "1.0"
     description: ClassVar[str] = "CALM: gender and race bias as accuracy gaps on QA, NLI, SA"
     Options: ClassVar[type[BenchmarkOptions]] = CALMOptions
+    #: What `summarize` reads (summary.scored_prompts); the query and options stay on disk.
+    aggregate_data_keys: ClassVar[frozenset[str] | None] = frozenset(
+        {"task", "attribute", "template_id", "source_dataset", "group", "name", "kind", "gold"}
+    )
 
     @property
     def opts(self) -> CALMOptions:
@@ -197,17 +201,29 @@ class CALM(Benchmark):
         seed = f"{self.opts.template_seed}:{templates[0].task}"
         return set(stratified_sample(ids, strata, k, seed))
 
-    @cached_property
-    def instances(self) -> list[Instance]:
-        chosen: list[Instance] = []
+    def _splits(self) -> list[tuple[str, list[d.Template], set[str], NameSet]]:
+        """(task, templates, selected template ids, name set) of every split, in order."""
+        splits: list[tuple[str, list[d.Template], set[str], NameSet]] = []
         every_id: set[str] = set()
         sets = self.name_sets()
         for task in self.opts.tasks:
             templates = self._templates(task)
             every_id.update(t.id for t in templates)
             selected = self._selected(templates)
-            for names in sets:
-                split = generate_split(
+            splits += [(task, templates, selected, names) for names in sets]
+        unknown = set(self.opts.template_ids or []) - every_id
+        if unknown:
+            raise DataError(f"calm: unknown template ids {sorted(unknown)} (form 'qa:12')")
+        return splits
+
+    def iter_instances(self) -> Iterator[Instance]:
+        """The chosen prompts in order, generated one at a time (data errors raised now)."""
+        splits = self._splits()
+        limit = self.opts.name_limit
+
+        def instances() -> Iterator[Instance]:
+            for task, templates, selected, names in splits:
+                split = iter_split(
                     templates,
                     names,
                     per_group=self.opts.names_per_group,
@@ -215,15 +231,21 @@ class CALM(Benchmark):
                     seed=self._seed(names.attribute, task),
                     keep=selected,
                 )
-                limit = self.opts.name_limit
-                chosen.extend(i for i in split if limit is None or i.name_index < limit)
-        unknown = set(self.opts.template_ids or []) - every_id
-        if unknown:
-            raise DataError(f"calm: unknown template ids {sorted(unknown)} (form 'qa:12')")
-        return chosen
+                yield from (i for i in split if limit is None or i.name_index < limit)
+
+        return instances()
+
+    @cached_property
+    def instances(self) -> list[Instance]:
+        return list(self.iter_instances())
 
     def load_samples(self) -> list[Sample]:
         return [self._sample(i) for i in self.instances]
+
+    def iter_samples(self) -> Iterator[Sample]:
+        """The samples of `load_samples`, generated as the runner takes them (78,400 by
+        default: a run holds only those in flight)."""
+        return map(self._sample, self.iter_instances())
 
     def _sample(self, instance: Instance) -> Sample:
         t = instance.template
@@ -328,8 +350,10 @@ def check_against_gt(bench: CALM, task: str, attribute: str) -> list[str]:
     sentiment_gt = d.load_gt(bench.store, task, "gender") if task == "sentiment" else None
     names = gender_names(bench.store) if attribute == "gender" else race_names(bench.store)
     templates = d.load_templates(bench.store, task, sentiment_gt)
-    split = generate_split(
-        templates, names, per_group=50, mode="released", seed=RELEASED_SEEDS[(attribute, task)]
+    split = list(
+        iter_split(
+            templates, names, per_group=50, mode="released", seed=RELEASED_SEEDS[(attribute, task)]
+        )
     )
     key = d.GT_KEY.format(task=task, attribute=attribute)
     if len(split) != len(gt):

@@ -7,7 +7,7 @@ hispanic, asian), each block in draw order.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 from biasaudit.benchmarks.calm.data import Gold, Template
@@ -68,7 +68,7 @@ def instantiate(
     )
 
 
-def generate_split(
+def iter_split(
     templates: list[Template],
     names: NameSet,
     *,
@@ -76,20 +76,23 @@ def generate_split(
     mode: NameMode,
     seed: int,
     keep: Collection[str] | None = None,
-) -> list[Instance]:
-    """The prompts of one (task, attribute) split, in the released order.
+) -> Iterator[Instance]:
+    """The prompts of one (task, attribute) split, in the released order, one at a time.
 
-    Names are drawn for every template in order, so a template's names do not depend on
-    which templates are kept; `keep` (template ids) only limits what is instantiated.
+    Names are drawn for every template in order (when this is called), so a template's
+    names do not depend on which templates are kept; `keep` (template ids) only limits what
+    is instantiated.
     """
     draws = draw_names(names, len(templates), per_group, mode, seed)
-    instances: list[Instance] = []
-    for template, chosen in zip(templates, draws, strict=True):
-        if keep is not None and template.id not in keep:
-            continue
-        for group in names.groups:
-            for index, name in enumerate(chosen[group.label]):
-                instances.append(
-                    instantiate(template, names.attribute, group.label, group.slot, name, index)
-                )
-    return instances
+
+    def instances() -> Iterator[Instance]:
+        for template, chosen in zip(templates, draws, strict=True):
+            if keep is not None and template.id not in keep:
+                continue
+            for group in names.groups:
+                for index, name in enumerate(chosen[group.label]):
+                    yield instantiate(
+                        template, names.attribute, group.label, group.slot, name, index
+                    )
+
+    return instances()

@@ -13,7 +13,7 @@ from collections import Counter
 
 from biasaudit.analysis import Check, Reproduction, reproduction
 from biasaudit.benchmarks.calm import data as d
-from biasaudit.benchmarks.calm.generate import Instance, generate_split
+from biasaudit.benchmarks.calm.generate import Instance, iter_split
 from biasaudit.benchmarks.calm.metrics import template_bias
 from biasaudit.benchmarks.calm.names import (
     RELEASED_SEEDS,
@@ -123,12 +123,14 @@ def reproduce(store: DataStore) -> Reproduction:
             expected = d.EXPECTED_COUNTS[task][source]
             result.checks.append(Check(f"templates {task}/{source}", expected, n))
         for attribute in ("gender", "race"):
-            split = generate_split(
-                templates,
-                name_sets[attribute],
-                per_group=50,
-                mode="released",
-                seed=RELEASED_SEEDS[(attribute, task)],
+            split = list(
+                iter_split(
+                    templates,
+                    name_sets[attribute],
+                    per_group=50,
+                    mode="released",
+                    seed=RELEASED_SEEDS[(attribute, task)],
+                )
             )
             released = d.load_released(store, task, attribute)
             same = _identical(split, released, attribute)
