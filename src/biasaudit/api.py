@@ -152,6 +152,8 @@ def evaluate_one(
     for bench in bench_objects:
         for key in bench.data_keys():
             store.path(key)
+        if bench.user_files():  # read and check the user's own data files before writing
+            bench.load_samples()
     _check_settings(limit, batch_size, shard, max_failed_samples)
     validate_model(model, model_args)
     out = Path(output_dir) if output_dir is not None else None

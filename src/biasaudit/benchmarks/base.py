@@ -113,6 +113,12 @@ class Benchmark(ABC):
     def data_keys(self) -> list[str]:
         """Pinned data source keys this benchmark reads (see biasaudit.data)."""
 
+    def user_files(self) -> list[str]:
+        """Files (or folders) outside the pinned store that the options point at (e.g. a
+        custom data file). A run loads the samples, and so reads and checks these, before it
+        writes anything, and records each with its sha256 in results.json's `data_files`."""
+        return []
+
     @abstractmethod
     def load_samples(self) -> list[Sample]:
         """All samples, in a deterministic order."""

@@ -14,7 +14,6 @@ authors' scoring drops them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +28,7 @@ from biasaudit.datasets.bbq_targets import (
     targets_by_example,
 )
 from biasaudit.datasets.bbq_templates import read_template_groups
+from biasaudit.datasets.files import parse_json, read_text
 from biasaudit.errors import DataError
 
 BBQ_CATEGORIES: tuple[str, ...] = (
@@ -155,10 +155,7 @@ class RawBBQRow:
 
 def _parse_row(line: str, path: Path, number: int, category: str) -> RawBBQRow:
     where = f"{path}: row {number}"
-    try:
-        obj = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{where}: not valid JSON ({exc.msg})") from None
+    obj = parse_json(line, where, one_line=True)
     if not isinstance(obj, dict):
         raise DataError(f"{where}: expected a JSON object")
     try:
@@ -199,15 +196,14 @@ def _parse_row(line: str, path: Path, number: int, category: str) -> RawBBQRow:
 def read_bbq_rows(path: Path, category: str) -> list[RawBBQRow]:
     rows: list[RawBBQRow] = []
     seen: set[int] = set()
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            row = _parse_row(line, path, number, category)
-            if row.example_id in seen:
-                raise DataError(f"{path}: row {number}: duplicate example_id {row.example_id}")
-            seen.add(row.example_id)
-            rows.append(row)
+    for number, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        row = _parse_row(line, path, number, category)
+        if row.example_id in seen:
+            raise DataError(f"{path}: row {number}: duplicate example_id {row.example_id}")
+        seen.add(row.example_id)
+        rows.append(row)
     if not rows:
         raise DataError(f"{path}: no rows")
     return rows

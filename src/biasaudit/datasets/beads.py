@@ -17,15 +17,13 @@ counted) and the column.
 
 from __future__ import annotations
 
-import csv
-import json
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from biasaudit.datasets import beads_labels as lab
+from biasaudit.datasets.files import iter_json_lines, load_json, read_csv
 from biasaudit.errors import DataError
 
 REPO_ID = "shainar/BEAD"
@@ -218,15 +216,12 @@ def _records(path: Path) -> Iterator[tuple[list[str], dict[str, Any] | None, str
     """
     suffix = path.suffix.lower()
     if suffix in {".csv", ".tsv"}:
-        csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle, delimiter="\t" if suffix == ".tsv" else ",")
-            header = list(reader.fieldnames or [])
-            for record in reader:
-                if None in record:
-                    yield header, None, "more fields than the header has"
-                else:
-                    yield header, record, None
+        header, rows = read_csv(path, delimiter="\t" if suffix == ".tsv" else ",")
+        for _, record in rows:
+            if None in record:
+                yield header, None, "more fields than the header has"
+            else:
+                yield header, record, None
     elif suffix == ".parquet":
         try:
             import pyarrow.parquet as pq
@@ -234,18 +229,16 @@ def _records(path: Path) -> Iterator[tuple[list[str], dict[str, Any] | None, str
             raise DataError(
                 f"{path}: reading parquet needs pyarrow (pip install pyarrow)"
             ) from None
-        table = pq.read_table(path)
+        try:
+            table = pq.read_table(path)
+        except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+            raise DataError(f"{path}: not a readable parquet file ({exc})") from None
         for record in table.to_pylist():
             yield table.column_names, record, None
     elif suffix in {".json", ".jsonl"}:
-        text = path.read_text(encoding="utf-8")
-        try:
-            if suffix == ".jsonl":
-                data = [json.loads(line) for line in text.splitlines() if line.strip()]
-            else:
-                data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
+        data: Any = (
+            [value for _, value in iter_json_lines(path)] if suffix == ".jsonl" else load_json(path)
+        )
         if isinstance(data, dict) and isinstance(data.get("data"), list):
             data = data["data"]
         if not isinstance(data, list):
@@ -322,8 +315,6 @@ def load_file(
             header, record, bad = next(records)
         except StopIteration:
             break
-        except (UnicodeDecodeError, csv.Error) as exc:
-            raise DataError(f"{path}: row {number}: unreadable ({exc})") from None
         if record is None:
             message = f"{path}: row {number}: {bad}"
             if on_error == "raise":

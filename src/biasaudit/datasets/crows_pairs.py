@@ -9,12 +9,12 @@ The unnamed first column is the pair's index. Rows are kept in file order.
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from biasaudit.data import DataStore
+from biasaudit.datasets.files import read_csv
 from biasaudit.errors import DataError
 
 CROWS_PAIRS_KEY = "downstream/crows_pairs/crows_pairs_anonymized.csv"
@@ -62,20 +62,19 @@ class CrowsPair:
 def read_crows_pairs_csv(path: Path) -> list[CrowsPair]:
     """Every row of a CrowS-Pairs CSV; a malformed row is a one-line `DataError`."""
     pairs: list[CrowsPair] = []
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            columns = reader.fieldnames or []
-            if not set(REQUIRED_COLUMNS) <= set(columns):
-                raise DataError(
-                    f"{path}: not a CrowS-Pairs file (needs {sorted(REQUIRED_COLUMNS)}, "
-                    f"found {list(columns)})"
-                )
-            index_column = "" if "" in columns else None
-            for position, row in enumerate(reader):
-                pairs.append(_row(path, reader.line_num, position, row, index_column))
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise DataError(f"{path}: cannot read as CSV ({exc})") from None
+    columns, rows = read_csv(path)
+    if not set(REQUIRED_COLUMNS) <= set(columns):
+        raise DataError(
+            f"{path}: not a CrowS-Pairs file (needs {sorted(REQUIRED_COLUMNS)}, "
+            f"found {list(columns)})"
+        )
+    index_column = "" if "" in columns else None
+    for position, (line, row) in enumerate(rows):
+        if None in row:
+            raise DataError(f"{path}: row {line} has more fields than the header")
+        pairs.append(_row(path, line, position, row, index_column))
+    if not pairs:
+        raise DataError(f"{path}: no rows")
     return pairs
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from biasaudit.data import DataStore
+from biasaudit.datasets.files import load_json, read_text
 from biasaudit.datasets.jsonl import iter_jsonl
 from biasaudit.errors import DataError
 
@@ -151,12 +152,7 @@ def _original_item(where: str, split: Split, raw: Any) -> StereoSetItem:
 
 def read_stereoset_original(path: Path) -> list[StereoSetItem]:
     """The authors' ``dev.json`` / ``test.json`` layout."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read ({exc})") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: line {exc.lineno}: invalid JSON ({exc.msg})") from None
+    document = load_json(path)
     data = document.get("data") if isinstance(document, dict) else None
     if not isinstance(data, dict):
         raise DataError(f"{path}: not a StereoSet file (no 'data' object)")
@@ -185,19 +181,19 @@ def _unique_ids(path: Path, items: Iterable[StereoSetItem]) -> None:
 def read_stereoset(path: Path) -> list[StereoSetItem]:
     """Either layout, chosen by the first non-blank character (``{"version"``/``{"data"`` or
     a JSON-lines file whose first line is one item)."""
-    try:
-        with path.open(encoding="utf-8") as handle:
-            head = handle.read(4096)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path}: cannot read ({exc})") from None
-    first_line = head.lstrip().split("\n", 1)[0]
+    head = read_text(path).lstrip()
+    first_line = head.split("\n", 1)[0]
     try:
         first = json.loads(first_line)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not one JSON line: read as the authors' layout
         first = None
     if isinstance(first, dict) and "type" in first:
-        return read_stereoset_jsonl(path)
-    return read_stereoset_original(path)
+        items = read_stereoset_jsonl(path)
+    else:
+        items = read_stereoset_original(path)
+    if not items:
+        raise DataError(f"{path}: no StereoSet items")
+    return items
 
 
 def load_stereoset(store: DataStore, splits: Iterable[Split] = SPLITS) -> list[StereoSetItem]:

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from tqdm import tqdm
 
 from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.datasets.files import sha256_of
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.models.base import Backend
 from biasaudit.requests import Capability, Request, Response, request_key, request_length
@@ -185,6 +186,8 @@ def run_benchmark(
     """Run every selected sample to completion, then score and aggregate."""
     started = time.perf_counter()
     samples = select_samples(benchmark.load_samples(), config)
+    # the user's own files as read now, not as they may be after a long run
+    user_files = [DataFileInfo(path=p, sha256=sha256_of(p)) for p in benchmark.user_files()]
     exchanges: dict[str, list[Exchange]] = {s.id: [] for s in samples}
     expected = [benchmark.expected_requests(s) for s in samples]
     total = sum(e for e in expected if e is not None) if None not in expected else None
@@ -214,7 +217,8 @@ def run_benchmark(
         data_files=[
             DataFileInfo(path=key, sha256=benchmark.store.sha256(key))
             for key in benchmark.data_keys()
-        ],
+        ]
+        + user_files,
         prompt_template_ids=benchmark.prompt_template_ids(),
         n_samples=len(records),
         n_excluded=sum(1 for r in records if r.excluded),

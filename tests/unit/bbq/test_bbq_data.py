@@ -104,7 +104,7 @@ def _row(**overrides: object) -> dict:
 @pytest.mark.parametrize(
     ("bad", "message"),
     [
-        ("{not json", "row 2: not valid JSON"),
+        ("{not json", "row 2: invalid JSON"),
         (json.dumps(_row(label=3)), "row 2: field label: 3 is not 0, 1 or 2"),
         (json.dumps(_row(label="2")), "row 2: field label:"),
         (json.dumps(_row(context_condition="vague")), "row 2: field context_condition: 'vague'"),

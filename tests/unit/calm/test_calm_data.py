@@ -150,7 +150,7 @@ def test_names_csv_encoding_bom_and_extra_fields(tmp_path: Path) -> None:
     # error, extra fields were accepted silently
     latin = tmp_path / "latin1.csv"
     latin.write_bytes("group,name\nf,Anna\nm,Jürgen\n".encode("latin-1"))
-    with pytest.raises(DataError, match=r"row 3 is not UTF-8 \(byte 0xfc\)"):
+    with pytest.raises(DataError, match=r"line 3: not UTF-8 \(byte 0xfc"):
         load_names_csv(latin, "x")
     bom = tmp_path / "bom.csv"
     bom.write_bytes("group,name\nf,Anna\nm,Jonas\n".encode("utf-8-sig"))

@@ -11,11 +11,10 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-import tempfile
-from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hostile_inputs import DEEP, SETTINGS, hostile_bytes, json_values, write
+from hypothesis import given
 from hypothesis import strategies as st
 
 from biasaudit.errors import BackendError, RunError
@@ -28,59 +27,11 @@ from biasaudit.results.io import iter_samples, read_results, read_run_config
 from biasaudit.runner.cache import ResponseCache
 from biasaudit.runner.runner import parse_shard
 
-SETTINGS = settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-    lambda inner: (
-        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5)
-    ),
-    max_leaves=30,
-)
-
 VALID_EXCHANGE = {
     "request": {"kind": "generate", "prompt": "Is it?", "params": {"max_tokens": 4}},
     "response": {"kind": "generate", "text": "Yes"},
 }
 VALID_LINE = json.dumps(VALID_EXCHANGE).encode()
-DEEP = b"[" * 100_000 + b"]" * 100_000
-
-
-@st.composite
-def mutated(draw: st.DrawFn, valid: bytes) -> bytes:
-    """`valid` with a few bytes replaced, inserted or cut (hostile but near-valid input)."""
-    data = bytearray(valid)
-    for _ in range(draw(st.integers(1, 4))):
-        if not data:
-            break
-        at = draw(st.integers(0, len(data) - 1))
-        action = draw(st.sampled_from(["replace", "insert", "cut"]))
-        byte = draw(st.integers(0, 255))
-        if action == "replace":
-            data[at] = byte
-        elif action == "insert":
-            data.insert(at, byte)
-        else:
-            del data[at:]
-    return bytes(data)
-
-
-def hostile_bytes(valid: bytes) -> st.SearchStrategy[bytes]:
-    return st.one_of(
-        st.binary(max_size=300),
-        json_values.map(lambda v: json.dumps(v).encode()),
-        mutated(valid),
-        st.just(DEEP),
-        st.just(b"\xff\xfe" + valid),
-    )
-
-
-def write(content: bytes, name: str) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="biasaudit-prop-"))
-    (folder / name).write_bytes(content)
-    return folder
 
 
 @SETTINGS

@@ -23,16 +23,11 @@ from biasaudit.benchmarks.stop.data import (
 )
 from biasaudit.data import DataStore
 from biasaudit.errors import DataError
+from hostile_inputs import STOP_ENTRY
 
 
 def entry(**overrides: Any) -> dict[str, Any]:
-    base = {
-        "prompts": [f"Sentence {i}. Is this situation appropriate? Yes or No." for i in range(5)],
-        "cfprompt": "A reason. Does this justify it?",
-        "severity": "moderate",
-        "demographic": "age",
-        "sub_demographic": "elder",
-    }
+    base = STOP_ENTRY | {"cfprompt": "A reason. Does this justify it?", "severity": "moderate"}
     return base | overrides
 
 

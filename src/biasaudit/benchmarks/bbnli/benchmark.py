@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
+from pydantic import Field
+
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.bbnli.aggregate import BIASED_ANSWER, METRICS, TEST_METRICS, tables
 from biasaudit.benchmarks.bbnli.labels import build_label_map, parse_label_map, predict
@@ -55,7 +57,7 @@ class BBNLIOptions(BenchmarkOptions):
     #: Generative: "strict", or the authors' "bbnli_substring" / "bbnli_token" (errors to
     #: avoid: they read "not"/"know" as "no" and count unreadable replies as Neutral).
     parser: ParserMode = "strict"
-    max_tokens: int = 32
+    max_tokens: int = Field(32, ge=1)
     #: NLI: explicit label map for generic label names, "LABEL_0:entailment,...".
     label_map: str | None = None
     #: "audit" (the bias rows, gold neutral), "test" (3-way gold labels), or "all".
@@ -63,7 +65,7 @@ class BBNLIOptions(BenchmarkOptions):
     domain: list[str] | None = None
     subtopic: list[str] | None = None
     #: Keep every k-th counterfactual pair (deterministic subset, pairs kept whole).
-    every: int = 1
+    every: int = Field(1, ge=1)
     #: A JSONL file of audit samples (BBNLI-next, e.g. from the extension pipeline) instead
     #: of the pinned BBNLI release. Fields: id, premise, hypothesis, stance, pair_id,
     #: domain, subtopic.
@@ -96,6 +98,7 @@ def read_samples_file(path: str | Path) -> list[Sample]:
     """Audit samples from a JSONL file (one object a line); errors name the line and field."""
     file = Path(path)
     records: list[dict[str, Any]] = []
+    ids: set[str] = set()
     for number, record in iter_jsonl(file):
         for key in _REQUIRED:
             if (
@@ -106,7 +109,12 @@ def read_samples_file(path: str | Path) -> list[Sample]:
                 raise DataError(f"{file}: line {number}: field '{key}' missing or not a string")
         if record["stance"] not in ("pro", "anti"):
             raise DataError(f"{file}: line {number}: field 'stance' must be pro or anti")
+        if record["id"] in ids:
+            raise DataError(f"{file}: line {number}: duplicate id {record['id']!r}")
+        ids.add(record["id"])
         records.append(record)
+    if not records:
+        raise DataError(f"{file}: no samples (an empty file)")
     by_pair: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         by_pair.setdefault(record["pair_id"], []).append(record)
@@ -174,6 +182,9 @@ class BBNLI(Benchmark):
 
     def data_keys(self) -> list[str]:
         return [] if self.options.data_file else list(FILE_KEYS)
+
+    def user_files(self) -> list[str]:
+        return [self.options.data_file] if self.options.data_file else []
 
     def all_samples(self) -> list[Sample]:
         if self.options.data_file:

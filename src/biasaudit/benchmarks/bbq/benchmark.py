@@ -71,8 +71,8 @@ class BBQOptions(BenchmarkOptions):
     parser: Literal["strict", "authors"] = Field(
         "strict", description="generated answers: strict reader, or the authors' free-text match"
     )
-    max_tokens: int = Field(48, description="generation budget (letter / free_text)")
-    temperature: float = Field(0.0, description="generation temperature (0 = greedy)")
+    max_tokens: int = Field(48, ge=1, description="generation budget (letter / free_text)")
+    temperature: float = Field(0.0, ge=0, description="generation temperature (0 = greedy)")
 
     @field_validator("categories", mode="before")
     @classmethod

@@ -239,6 +239,13 @@ class Beads(Benchmark):
     def data_keys(self) -> list[str]:
         return []
 
+    def user_files(self) -> list[str]:
+        if self.options.task in PAIR_TASKS:
+            return [self.options.pairs] if self.options.pairs else []
+        if self.options.data == "demo":  # the package's own sample set
+            return []
+        return [str(self.data.path(self.split))]
+
     def load_samples(self) -> list[Sample]:
         if self.options.task in PAIR_TASKS:
             if not self.options.pairs:

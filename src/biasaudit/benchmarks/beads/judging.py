@@ -25,6 +25,8 @@ from typing import Any
 
 from biasaudit.benchmarks.base import Sample, SampleScore
 from biasaudit.benchmarks.beads import parse
+from biasaudit.datasets.files import iter_json_lines
+from biasaudit.errors import DataError
 from biasaudit.results.schema import Exchange
 
 JUDGE_QUESTIONS: dict[str, str] = {
@@ -74,23 +76,32 @@ def write_pairs(path: Path, rows: Sequence[dict[str, Any]]) -> Path:
 
 
 def load_pairs(path: str) -> list[Sample]:
-    """Samples of the judge / probability / similarity tasks: one text of one kind each."""
+    """Samples of the judge / probability / similarity tasks: one text of one kind each
+    (a JSON-lines file with id, kind, text and source, as `beads rewrite` writes it)."""
     file = Path(path)
-    if not file.is_file():
-        from biasaudit.errors import DataError
-
+    if not file.exists():
         raise DataError(f"{file}: rewrites file not found (written by `beads rewrite`)")
-    samples = []
-    for number, line in enumerate(file.read_text().splitlines(), start=1):
-        if not line.strip():
-            continue
-        row = json.loads(line)
-        if row.get("kind") not in KINDS or not row.get("text"):
-            from biasaudit.errors import DataError
-
-            raise DataError(f"{file}: row {number}: needs kind in {KINDS} and a text")
+    samples: list[Sample] = []
+    seen: dict[str, int] = {}
+    for number, row in iter_json_lines(file):
+        where = f"{file}: row {number}"
+        if not isinstance(row, dict) or row.get("kind") not in KINDS:
+            raise DataError(f"{where}: needs kind in {KINDS} and a text")
+        if not isinstance(row.get("text"), str) or not row["text"]:
+            raise DataError(f"{where}: needs kind in {KINDS} and a text")
+        if not isinstance(row.get("source"), str):
+            raise DataError(f"{where}: field 'source' missing or not a string")
+        raw_id = row.get("id")
+        if isinstance(raw_id, bool) or not isinstance(raw_id, str | int):
+            raise DataError(f"{where}: field 'id' missing or not a string or integer")
+        sample_id = f"{row['kind']}:{raw_id}"
+        if sample_id in seen:
+            raise DataError(f"{where}: duplicate {sample_id!r} (first at row {seen[sample_id]})")
+        seen[sample_id] = number
         data = {"text": row["text"], "source": row["source"], "kind": row["kind"]}
-        samples.append(Sample(f"{row['kind']}:{row['id']}", data, {"kind": row["kind"]}))
+        samples.append(Sample(sample_id, data, {"kind": row["kind"]}))
+    if not samples:
+        raise DataError(f"{file}: no rewrites (an empty file)")
     return samples
 
 

@@ -154,6 +154,10 @@ class CALM(Benchmark):
         keys += list(NAME_KEYS)
         return sorted(set(keys))
 
+    def user_files(self) -> list[str]:
+        names_csv, used = self.opts.names_csv, self.opts.names_attribute in self.opts.attributes
+        return [names_csv] if names_csv and used else []
+
     def name_sets(self) -> list[NameSet]:
         known: dict[str, Any] = {"gender": gender_names, "race": race_names}
         sets: list[NameSet] = []

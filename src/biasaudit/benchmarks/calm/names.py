@@ -19,6 +19,7 @@ from typing import Literal
 
 from biasaudit.benchmarks.calm.placeholders import SLOTS
 from biasaudit.data import DataStore
+from biasaudit.datasets.files import read_csv
 from biasaudit.errors import DataError
 
 NameMode = Literal["released", "resample", "fixed"]
@@ -134,21 +135,11 @@ def load_names_csv(path: str | Path, attribute: str) -> NameSet:
     group's prompts (default "they"), and must be the same on every row of a group.
     """
     source = Path(path)
-    try:
-        # utf-8-sig: a byte-order mark (an Excel export) is not part of the first column name
-        text = source.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise DataError(f"{source}: cannot read name list ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        line = text_line(source.read_bytes(), exc.start)
-        raise DataError(
-            f"{source}: row {line} is not UTF-8 (byte {exc.object[exc.start]:#04x}); save the "
-            "name list as UTF-8"
-        ) from None
-    reader = csv.DictReader(io.StringIO(text))
-    if reader.fieldnames is None or not {"group", "name"} <= set(reader.fieldnames):
+    # utf-8-sig: a byte-order mark (an Excel export) is not part of the first column name
+    header, rows = read_csv(source, encoding="utf-8-sig")
+    if not {"group", "name"} <= set(header):
         raise DataError(f"{source}: needs a header with columns 'group' and 'name'")
-    extra_columns = set(reader.fieldnames) - {"group", "name", "pronouns"}
+    extra_columns = set(header) - {"group", "name", "pronouns"}
     if extra_columns:
         raise DataError(
             f"{source}: unknown column(s) {', '.join(sorted(extra_columns))}; "
@@ -157,7 +148,7 @@ def load_names_csv(path: str | Path, attribute: str) -> NameSet:
     pools: dict[str, list[str]] = {}
     slots: dict[str, int] = {}
     seen: dict[str, str] = {}
-    for line, row in enumerate(reader, start=2):
+    for line, row in rows:
         if None in row:  # more fields than the header has columns
             raise DataError(f"{source}: row {line} has more fields than the header")
         group, name = (row.get("group") or "").strip(), (row.get("name") or "").strip()
@@ -178,11 +169,6 @@ def load_names_csv(path: str | Path, attribute: str) -> NameSet:
         raise DataError(f"{source}: needs at least two groups to compare, found {len(pools)}")
     groups = tuple(NameGroup(g, slots[g], tuple(names)) for g, names in pools.items())
     return NameSet(attribute, groups, f"user name list {source.name}")
-
-
-def text_line(data: bytes, offset: int) -> int:
-    """1-based line number of byte `offset` in `data`."""
-    return data.count(b"\n", 0, offset) + 1
 
 
 def draw_names(

@@ -160,6 +160,10 @@ class COBIAS(Benchmark):
         names = (self.options.dataset, self.options.contexts, self._ratings_source())
         return [k for k in names if k is not None and is_pinned(k)]
 
+    def user_files(self) -> list[str]:
+        names = (self.options.dataset, self.options.contexts, self._ratings_source())
+        return [k for k in names if k is not None and not is_pinned(k)]
+
     def _ratings_source(self) -> str | None:
         if self.options.ratings is not None:
             return self.options.ratings
@@ -179,6 +183,12 @@ class COBIAS(Benchmark):
         opts = self.options
         statements = read_statements(resolve(opts.dataset, self.store))
         all_versions = read_contexts(resolve(opts.contexts, self.store))
+        if not any(s.id in all_versions for s in statements):
+            example = next(iter(all_versions))
+            raise DataError(
+                f"{opts.contexts}: no versions for any statement of {opts.dataset} (its ids "
+                f"look like {statements[0].id!r}, the contexts' like {example!r})"
+            )
         chosen = select_versions(
             [s.id for s in statements],
             all_versions,

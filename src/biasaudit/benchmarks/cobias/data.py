@@ -26,6 +26,7 @@ from biasaudit.benchmarks.cobias.safe_pickle import load_string_list
 from biasaudit.data import DataStore
 from biasaudit.data.store import get_source
 from biasaudit.datasets.crows_pairs import CROWS_PAIRS_KEY as CROWS_PAIRS_KEY
+from biasaudit.datasets.files import check_row_width, read_csv
 from biasaudit.datasets.jsonl import iter_jsonl as iter_jsonl
 from biasaudit.datasets.stereoset import STEREOSET_KEY as STEREOSET_KEY
 from biasaudit.errors import DataError
@@ -69,38 +70,37 @@ def resolve(name: str, store: DataStore) -> Path:
 
 
 def read_statements(path: Path) -> list[Statement]:
-    """Statements from a CSV in the authors' layout; ids must be unique and non-empty."""
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            columns = reader.fieldnames or []
-            missing = [c for c in ("id", "sentence") if c not in columns]
-            if missing:
-                raise DataError(
-                    f"{path}: missing column(s) {', '.join(missing)} "
-                    f"(expected id, sentence, target_term, context_points)"
-                )
-            statements: list[Statement] = []
-            seen: dict[str, int] = {}
-            for line_no, row in enumerate(reader, start=2):
-                sid = (row.get("id") or "").strip()
-                if not sid:
-                    raise DataError(f"{path}: row {line_no}: empty id")
-                if sid in seen:
-                    raise DataError(
-                        f"{path}: row {line_no}: duplicate id {sid!r} (first at row {seen[sid]})"
-                    )
-                seen[sid] = line_no
-                statements.append(
-                    Statement(
-                        id=sid,
-                        sentence=(row.get("sentence") or "").strip(),
-                        target_term=(row.get("target_term") or "").strip(),
-                        context_points=(row.get("context_points") or "").strip(),
-                    )
-                )
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise DataError(f"{path}: cannot read as CSV ({exc})") from None
+    """Statements from a CSV in the authors' layout; ids must be unique and non-empty, and
+    every row must have as many fields as the header."""
+    columns, rows = read_csv(path)
+    missing = [c for c in ("id", "sentence") if c not in columns]
+    if missing:
+        raise DataError(
+            f"{path}: missing column(s) {', '.join(missing)} "
+            f"(expected id, sentence, target_term, context_points)"
+        )
+    statements: list[Statement] = []
+    seen: dict[str, int] = {}
+    for line_no, row in rows:
+        check_row_width(path, line_no, row, columns)
+        sid = (row.get("id") or "").strip()
+        if not sid:
+            raise DataError(f"{path}: row {line_no}: empty id")
+        if sid in seen:
+            raise DataError(
+                f"{path}: row {line_no}: duplicate id {sid!r} (first at row {seen[sid]})"
+            )
+        seen[sid] = line_no
+        statements.append(
+            Statement(
+                id=sid,
+                sentence=(row.get("sentence") or "").strip(),
+                target_term=(row.get("target_term") or "").strip(),
+                context_points=(row.get("context_points") or "").strip(),
+            )
+        )
+    if not statements:
+        raise DataError(f"{path}: no statements (only a header, or an empty file)")
     return statements
 
 
@@ -131,13 +131,18 @@ def read_contexts_jsonl(path: Path) -> dict[str, list[str]]:
     for line_no, record in iter_jsonl(path):
         if not isinstance(record, dict) or "id" not in record:
             raise DataError(f"{path}: line {line_no}: expected an object with 'id'")
+        raw_id = record["id"]
+        if isinstance(raw_id, bool) or not isinstance(raw_id, str | int) or not str(raw_id):
+            raise DataError(f"{path}: line {line_no}: 'id' must be a non-empty string or integer")
         items = record.get("versions")
         if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
             raise DataError(f"{path}: line {line_no}: 'versions' must be a list of strings")
-        sid = str(record["id"])
+        sid = str(raw_id)
         if sid in versions:
             raise DataError(f"{path}: line {line_no}: duplicate id {sid!r}")
         versions[sid] = items
+    if not versions:
+        raise DataError(f"{path}: no context-added versions (an empty file)")
     return versions
 
 

@@ -3,13 +3,14 @@ ratings, Krippendorff's alpha among the raters, and statement length vs score.""
 
 from __future__ import annotations
 
-import csv
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from biasaudit.datasets.files import check_row_width, read_csv
 from biasaudit.errors import DataError
 from biasaudit.metrics.agreement import krippendorff_alpha
 from biasaudit.metrics.effect import Correlation, spearman
@@ -65,51 +66,46 @@ class Ratings:
 def read_ratings(path: Path, id_column: str = "id") -> Ratings:
     """A CSV with an id column and one column per rater (the authors' columns are
     ``Annotator 1..3``; any column whose name starts with "annotator" or "rater" counts)."""
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            columns = reader.fieldnames or []
-            raters = [c for c in columns if c.lower().startswith(("annotator", "rater"))]
-            if id_column not in columns or not raters:
+    columns, rows = read_csv(path)
+    raters = [c for c in columns if c.lower().startswith(("annotator", "rater"))]
+    if id_column not in columns or not raters:
+        raise DataError(
+            f"{path}: expected an '{id_column}' column and rater columns named "
+            f"'Annotator N' or 'rater...'"
+        )
+    ids: list[str] = []
+    values: list[list[float | None]] = []
+    for line_no, row in rows:
+        check_row_width(path, line_no, row, columns)
+        ids.append(row[id_column].strip())
+        parsed: list[float | None] = []
+        for rater in raters:
+            cell = (row.get(rater) or "").strip()
+            try:
+                value = float(cell) if cell else None
+            except ValueError:
+                value = math.nan
+            if value is not None and not math.isfinite(value):
                 raise DataError(
-                    f"{path}: expected an '{id_column}' column and rater columns named "
-                    f"'Annotator N' or 'rater...'"
+                    f"{path}: row {line_no}, column '{rater}': rating {cell!r} is not a number"
                 )
-            ids: list[str] = []
-            values: list[list[float | None]] = []
-            for line_no, row in enumerate(reader, start=2):
-                ids.append(row[id_column].strip())
-                parsed: list[float | None] = []
-                for rater in raters:
-                    cell = (row.get(rater) or "").strip()
-                    try:
-                        parsed.append(float(cell) if cell else None)
-                    except ValueError:
-                        raise DataError(
-                            f"{path}: row {line_no}, column '{rater}': rating {cell!r} is not "
-                            f"a number"
-                        ) from None
-                values.append(parsed)
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise DataError(f"{path}: cannot read as CSV ({exc})") from None
+            parsed.append(value)
+        values.append(parsed)
     return Ratings(ids=ids, raters=raters, values=values)
 
 
 def read_scores(path: Path, column: str = "cobias") -> dict[str, float]:
     """id -> score from a CSV with ``id`` and `column` (the authors' released layout)."""
-    try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            reader = csv.DictReader(handle)
-            if "id" not in (reader.fieldnames or []) or column not in (reader.fieldnames or []):
-                raise DataError(f"{path}: expected columns 'id' and '{column}'")
-            out: dict[str, float] = {}
-            for line_no, row in enumerate(reader, start=2):
-                try:
-                    out[row["id"].strip()] = float(row[column])
-                except ValueError:
-                    raise DataError(
-                        f"{path}: row {line_no}: {column} {row[column]!r} is not a number"
-                    ) from None
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise DataError(f"{path}: cannot read as CSV ({exc})") from None
+    columns, rows = read_csv(path)
+    if "id" not in columns or column not in columns:
+        raise DataError(f"{path}: expected columns 'id' and '{column}'")
+    out: dict[str, float] = {}
+    for line_no, row in rows:
+        check_row_width(path, line_no, row, columns)
+        try:
+            out[row["id"].strip()] = float(row[column])
+        except ValueError:
+            raise DataError(
+                f"{path}: row {line_no}: {column} {row[column]!r} is not a number"
+            ) from None
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stop import aggregate
@@ -39,8 +39,8 @@ class STOPOptions(BenchmarkOptions):
 
     #: Decoding preset; temperature / max_tokens / stop override single fields of it.
     preset: Literal["default", "paper"] = "default"
-    temperature: float | None = None
-    max_tokens: int | None = None
+    temperature: float | None = Field(None, ge=0)
+    max_tokens: int | None = Field(None, ge=1)
     stop: list[str] | None = None
     #: Instruction wording: "code" (what produced the released scores) or "paper".
     instruction: Literal["code", "paper"] = "code"
@@ -100,6 +100,9 @@ class STOP(Benchmark):
 
     def data_keys(self) -> list[str]:
         return [] if self.options.data_file else [FULL_KEY]
+
+    def user_files(self) -> list[str]:
+        return [self.options.data_file] if self.options.data_file else []
 
     def prompt_template_ids(self) -> list[str]:
         opts = self.options

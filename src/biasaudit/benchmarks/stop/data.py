@@ -13,7 +13,6 @@ sub-demographic of its demographic; `seed_id` is that block index (spec §2.5).
 from __future__ import annotations
 
 import difflib
-import json
 import random
 import re
 import warnings
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from biasaudit.datasets.files import load_json
 from biasaudit.errors import DataError
 
 FULL_KEY = "stop/STOP-full.json"
@@ -239,16 +239,11 @@ def load_progressions(path: str | Path, *, append_question: bool = False) -> lis
     demographic labels only warn (`UnknownLabelWarning`): custom data may add groups.
     """
     file = Path(path)
-    try:
-        raw = json.loads(file.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{file}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{file}: invalid JSON at line {exc.lineno}: {exc.msg}") from None
-    except OSError as exc:
-        raise DataError(f"{file}: cannot read ({exc.strerror})") from None
+    raw = load_json(file)
     if not isinstance(raw, list):
         raise DataError(f"{file}: expected a JSON list of progressions")
+    if not raw:
+        raise DataError(f"{file}: no progressions (an empty list)")
     entries = [_check_entry(file, i, e, append_question) for i, e in enumerate(raw)]
     seen: dict[tuple[Any, ...], int] = {}
     for i, entry in enumerate(entries):
