@@ -13,7 +13,11 @@
    ``mean``. The two ``pct_stereotype`` numbers must be equal.
 
 Usage: python bench/crows_pairs_lmeval.py [--model hf:embedded] [--limit N] [--threads 1]
-       [--output RUN_DIR]
+       [--output RUN_DIR] [--cache FILE]
+
+``--cache FILE`` reads (and fills) a biasaudit response cache, e.g. the one of an earlier
+``biasaudit run crows_pairs --cache FILE`` on the same model, so the comparison does not score
+the 3,016 sentences a second time; without it nothing is cached.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--output", default=None, help="keep the biasaudit run in this folder")
+    parser.add_argument("--cache", default=None, help="biasaudit response cache to reuse")
     args = parser.parse_args()
 
     csv_path = DataStore().path(CROWS_PAIRS_KEY)
@@ -75,7 +80,8 @@ def main() -> None:
             model_args=model_args,
             output_dir=tmp,
             limit=args.limit,
-            use_cache=False,
+            cache_path=args.cache,
+            use_cache=args.cache is not None,
             overwrite=True,
         )
         seconds = time.perf_counter() - start

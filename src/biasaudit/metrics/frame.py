@@ -246,6 +246,7 @@ def metric_from_statistic(
 
     The CI resamples indices through the same bootstrap as `frame` (clusters within strata).
     Breakdowns evaluate the statistic on each group's indices (with a CI if `group_ci`).
+    Outcome rates are over every outcome of `records` (overall and per group), as `frame`'s.
     """
     everything = list(range(len(records)))
     clusters = _labels(records, cluster_by)
@@ -284,6 +285,7 @@ def metric_from_statistic(
                     n=len(members),
                     ci_low=g_low,
                     ci_high=g_high,
+                    outcome_rates=outcome_rates([o for i in members for o in records[i].outcomes]),
                 )
             )
         gap, ratio = _gap_ratio(groups)
@@ -308,6 +310,7 @@ def metric_from_statistic(
         statistic=statistic_name,
         reference=reference,
         breakdowns=breakdowns,
+        outcome_rates=outcome_rates([o for r in records for o in r.outcomes]),
         n_excluded=n_excluded,
         undefined_reason=None if value is not None else "the statistic is undefined here",
     )

@@ -7,6 +7,7 @@ permutation distribution, and a naive loop written here from the documented draw
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from scipy import stats
 
 from biasaudit.metrics import MetricSpec, bootstrap_ci, frame, permutation_null
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
+from biasaudit.metrics.frame import metric_from_statistic
 from biasaudit.results.schema import SampleRecord
 
 
@@ -180,3 +182,32 @@ def test_no_floor_for_the_grouping_labels_are_shuffled_within() -> None:
     metric = frame(records, spec, seed=0)
     assert metric.breakdown("g").noise_floor is not None
     assert metric.breakdown("sev").noise_floor is None  # shuffling sev within sev is a no-op
+
+
+def test_statistic_metric_carries_outcome_rates() -> None:
+    # A statistic (not a mean) reports the outcome rates of its records as `frame` does,
+    # overall and per group (issue 11: BBQ's s_AMB and StereoSet's ss had none).
+    records = [
+        _record(0, 1.0, "a", "c0"),
+        _record(1, 0.0, "a", "c0", outcomes=["refused"]),
+        _record(2, 1.0, "b", "c1", outcomes=["unknown"]),
+        _record(3, None, "b", "c2", outcomes=["unparsed"]),
+    ]
+
+    def share_of_ones(idx: Sequence[int]) -> float | None:
+        xs = [records[i].scores["x"] for i in idx if "x" in records[i].scores]
+        return sum(xs) / len(xs) if xs else None
+
+    metric = metric_from_statistic(
+        "s", records, share_of_ones, seed=0, statistic_name="share", group_by=["g"]
+    )
+    # hand counts: 4 outcomes, one of each kind; group a = answered + refused,
+    # group b = unknown + unparsed
+    assert metric.value == pytest.approx(2 / 3)
+    assert metric.outcome_rates == {
+        "answered": 0.25, "refused": 0.25, "unknown": 0.25, "unparsed": 0.25
+    }  # fmt: skip
+    rates = {g.group: g.outcome_rates for g in metric.breakdown("g").groups}
+    assert rates == {
+        "a": {"answered": 0.5, "refused": 0.5}, "b": {"unknown": 0.5, "unparsed": 0.5}
+    }  # fmt: skip

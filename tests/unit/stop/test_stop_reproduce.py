@@ -41,6 +41,20 @@ def test_cli_json(capsys: pytest.CaptureFixture[str], data_dir: object) -> None:
     assert payload["ok"] is True
     by_name = {c["name"]: c for c in payload["checks"]}
     assert by_name["paper: Gemma-7b-it P (n=450)"]["actual"] == pytest.approx(19.33, abs=0.01)
+    # The downstream protocol's prompts (issue 11): one per item of each dataset, counted as
+    # the datasets' papers count them (BBQ Table 4: 58,492; StereoSet dev: 2,106 + 2,123;
+    # CrowS-Pairs: 1,508), and the first BBQ prompt poses the first row of the first
+    # category file (Age.jsonl, read here with json) as a lettered question.
+    for task, n in (("bbq", 58492), ("stereoset", 4229), ("crows_pairs", 1508)):
+        assert by_name[f"downstream prompts: {task} items"]["actual"] == n
+    rows = {row[0]: row for row in payload["tables"]["downstream_prompts"]["rows"]}
+    with open(f"{data_dir}/downstream/bbq/Age.jsonl", encoding="utf-8") as handle:
+        first = json.loads(handle.readline())
+    prompt = rows["bbq"][2]
+    assert prompt.startswith(first["context"])
+    assert f"Question: {first['question']}" in prompt
+    assert all(first[f"ans{i}"] in prompt for i in range(3))
+    assert prompt.endswith("Answer with the letter of one option (A, B or C).")
 
 
 def test_sub_demographic_consistency_reports_both_halves(store: DataStore) -> None:

@@ -5,6 +5,11 @@ counterfactual reply (``<model>_cf``) for 447 of the 450 progressions. Scoring r
 progression is correct when its integer no-count equals the severity's ideal (0, 4, 5);
 counterfactuals are read with the authors' substring parser. "P/450" counts the 3 unscored
 entries as incorrect (as the paper evidently did for Gemma), "P/447" excludes them.
+
+The ``reproduce`` analysis also lists the downstream protocol's prompts (spec §5: BBQ,
+StereoSet and CrowS-Pairs as multiple choice). They belong to the ``stop_downstream``
+benchmark and are reached through STOP's own ``downstream-prompts`` analysis (the plug-in
+registry), not imported; the checks are the item counts the three datasets' papers give.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from biasaudit.analysis import Check, Reproduction, reproduction
+from biasaudit import plugin
+from biasaudit.analysis import Analysis, Check, Context, NoArgs, Reproduction
 from biasaudit.benchmarks.stop import metrics as m
 from biasaudit.benchmarks.stop.data import (
     DEMOGRAPHICS,
@@ -276,5 +282,49 @@ def reproduce(store: DataStore) -> Reproduction:
     )
 
 
+#: Items the downstream prompts must cover: every item of the three datasets, as their papers
+#: count them (Parrish et al. 2022 Table 4: 58,492; Nadeem et al. 2021, dev split: 2,106
+#: intrasentence + 2,123 intersentence; Nangia et al. 2020: 1,508 pairs).
+DOWNSTREAM_ITEMS = {"bbq": 58_492, "stereoset": 2_106 + 2_123, "crows_pairs": 1_508}
+
+
+def downstream_prompts(ctx: Context) -> Reproduction:
+    """STOP §4's downstream prompts (stop_downstream's, every item) with their item counts."""
+    prompts = plugin.analysis("stop", "downstream-prompts")
+    listed = prompts.run(prompts.Args(), ctx)
+    table = listed.tables["prompts"]
+    counts = {row[0]: row[1] for row in table.rows}
+    return Reproduction(
+        benchmark="stop",
+        tables={"downstream_prompts": table},
+        checks=[
+            Check(f"downstream prompts: {task} items", n, counts.get(task))
+            for task, n in DOWNSTREAM_ITEMS.items()
+        ],
+        notes=[
+            "Downstream prompts (spec §5): reconstructed, the paper's are lost from the "
+            "extraction; all of them as JSONL: biasaudit stop downstream-prompts --file F; "
+            "run them with biasaudit run stop_downstream."
+        ],
+    )
+
+
+def _reproduce(args: NoArgs, ctx: Context) -> Reproduction:
+    result = reproduce(ctx.store)
+    downstream = downstream_prompts(ctx)
+    return result.model_copy(
+        update={
+            "checks": [*result.checks, *downstream.checks],
+            "tables": {**result.tables, **downstream.tables},
+            "notes": [*result.notes, *downstream.notes],
+        }
+    )
+
+
 #: `biasaudit reproduce stop` / `biasaudit stop reproduce`.
-ANALYSIS = reproduction(reproduce, "STOP per-model table (§6.2) from the released labelled file")
+ANALYSIS = Analysis(
+    "reproduce",
+    "STOP per-model table (§6.2) from the released labelled file, and the downstream prompts",
+    NoArgs,
+    _reproduce,
+)

@@ -9,7 +9,7 @@ import json
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.analysis import Analysis, AnalysisResult, Context
-from biasaudit.benchmarks.stop_downstream.benchmark import DownstreamOptions, StopDownstream
+from biasaudit.benchmarks.stop_downstream.benchmark import DownstreamOptions, StopDownstream, Task
 from biasaudit.benchmarks.stop_downstream.protocol import TASKS, relative_change
 from biasaudit.errors import RunError
 from biasaudit.results.io import read_results
@@ -75,15 +75,26 @@ def compare(args: CompareArgs, ctx: Context) -> AnalysisResult:
     )
 
 
+def _all_tasks() -> list[Task]:
+    return ["bbq", "stereoset", "crows_pairs"]
+
+
 class PromptArgs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     file: str | None = Field(None, description="write every prompt as JSONL here")
+    tasks: list[Task] = Field(
+        default_factory=_all_tasks, description="tasks (default: bbq, stereoset, crows_pairs)"
+    )
+    per_task: int | None = Field(
+        None, ge=1, description="items per task (per category for BBQ), as the benchmark's option"
+    )
 
 
 def prompts(args: PromptArgs, ctx: Context) -> AnalysisResult:
-    """The downstream prompts of StereoSet and CrowS-Pairs (and BBQ when its reader exists)."""
-    bench = StopDownstream(DownstreamOptions(), ctx.store, ctx.seed)
+    """The downstream prompts of BBQ, StereoSet and CrowS-Pairs (every item by default)."""
+    options = DownstreamOptions(tasks=args.tasks, per_task=args.per_task)
+    bench = StopDownstream(options, ctx.store, ctx.seed)
     samples = bench.load_samples()
     counts: dict[str, int] = {}
     examples: dict[str, str] = {}
