@@ -13,7 +13,6 @@ import json
 import sqlite3
 from typing import Any
 
-from hostile_inputs import DEEP, SETTINGS, hostile_bytes, json_values, write
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,6 +25,7 @@ from biasaudit.requests import Capability, LoglikelihoodRequest, Response
 from biasaudit.results.io import iter_samples, read_results, read_run_config
 from biasaudit.runner.cache import ResponseCache
 from biasaudit.runner.runner import parse_shard
+from hostile_inputs import DEEP, SETTINGS, hostile_bytes, json_values, write
 
 VALID_EXCHANGE = {
     "request": {"kind": "generate", "prompt": "Is it?", "params": {"max_tokens": 4}},
