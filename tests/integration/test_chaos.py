@@ -65,6 +65,7 @@ def kill_and_resume(
             check=True, env=env, timeout=300,
         )  # fmt: skip
         unique = run_posts(server)
+        total = cached_rows(tmp_path / "ref.sqlite")
         server.posts.clear()
         run, cache = tmp_path / "run", tmp_path / "run.sqlite"
         kills: list[tuple[str, int, int]] = []
@@ -77,7 +78,9 @@ def kill_and_resume(
             )
             # A random point: after a random number of newly cached rows (0 = before or
             # during the first batch).
-            target = cached_rows(cache) + rng.randint(0, 12)
+            # Capped one batch short of the whole run, so that the process is still working
+            # when the signal lands (a run that has already finished exits 0).
+            target = min(cached_rows(cache) + rng.randint(0, 12), total - 4)
             deadline = time.monotonic() + 120
             while cached_rows(cache) < target and process.poll() is None:
                 assert time.monotonic() < deadline
@@ -87,6 +90,8 @@ def kill_and_resume(
             rows = cached_rows(cache)
             process.send_signal(sig)
             code = process.wait(timeout=60)
+            if code == 0:  # it finished between the last check and the signal: no kill
+                continue
             kills.append((sig.name, rows, code))
             if sig == signal.SIGINT:  # -2: it came before Python installed its handler
                 assert code in (130, -signal.SIGINT)
