@@ -16,9 +16,10 @@ import math
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where a frame is built: `biasaudit` start-up stays light
+    import pandas as pd
 
 from biasaudit.errors import RunError
 from biasaudit.metrics.grouped import OUTCOMES
@@ -59,6 +60,8 @@ def samples_frame(run: LoadedRun) -> pd.DataFrame:
     rows = [
         _sample_row(run.result.model.spec, r) for records in run.records.values() for r in records
     ]
+    import pandas as pd
+
     frame = pd.DataFrame(rows)
     counts = [c for c in frame.columns if c.startswith("n_") and c != "n_exchanges"]
     if counts:
@@ -72,7 +75,7 @@ def table_frames(run: LoadedRun) -> dict[str, pd.DataFrame]:
     for bench in run.result.benchmarks:
         for name, table in bench.tables.items():
             key = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"table_{bench.benchmark}_{name}")
-            frames[key] = pd.DataFrame(table.rows, columns=table.columns)
+            frames[key] = _data_frame(table.rows, table.columns)
     return frames
 
 
@@ -118,3 +121,9 @@ def export_run(run_dir: str | Path, fmt: Format, output: str | Path) -> list[Pat
         **table_frames(run),
     }
     return [write_frame(frame, out / f"{name}.{fmt}", fmt) for name, frame in frames.items()]
+
+
+def _data_frame(rows: Any, columns: Any) -> pd.DataFrame:
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=columns)
