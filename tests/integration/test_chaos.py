@@ -59,7 +59,9 @@ def kill_and_resume(
     """
     rng = random.Random(seed)
     env = dict(os.environ)
-    with FakeOpenAI(delay_s=0.04) as server:
+    # Each answer takes 0.2 s, so a run lasts seconds: long enough for the kill loop to see its
+    # point even when this process is slowed by the rest of a full suite.
+    with FakeOpenAI(delay_s=0.2) as server:
         reference = tmp_path / "reference"
         subprocess.run(
             command(server.base_url, reference, tmp_path / "ref.sqlite", data_dir, limit),
