@@ -35,6 +35,13 @@ def command(url: str, out: Path, cache: Path, data_dir: Path, limit: int, *extra
     ]  # fmt: skip
 
 
+def _default_sigint() -> None:
+    """In the child: SIGINT as at a terminal. An ignored SIGINT is inherited across exec, and
+    something earlier in a full test session leaves it ignored in pytest's process, so without
+    this the child ignores Ctrl-C and every SIGINT run finishes (exit 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def cached_rows(cache: Path) -> int:
     try:
         with sqlite3.connect(cache, timeout=5) as db:
@@ -59,9 +66,7 @@ def kill_and_resume(
     """
     rng = random.Random(seed)
     env = dict(os.environ)
-    # Each answer takes 0.2 s, so a run lasts seconds: long enough for the kill loop to see its
-    # point even when this process is slowed by the rest of a full suite.
-    with FakeOpenAI(delay_s=0.2) as server:
+    with FakeOpenAI(delay_s=0.04) as server:
         reference = tmp_path / "reference"
         subprocess.run(
             command(server.base_url, reference, tmp_path / "ref.sqlite", data_dir, limit),
@@ -81,7 +86,9 @@ def kill_and_resume(
             for _attempt in range(6):
                 extra = ("--resume",) if (run / "run.json").exists() else ()
                 process = subprocess.Popen(
-                    command(server.base_url, run, cache, data_dir, limit, *extra), env=env
+                    command(server.base_url, run, cache, data_dir, limit, *extra),
+                    env=env,
+                    preexec_fn=_default_sigint,
                 )
                 # A random point: after a random number of newly cached rows (0 = before or
                 # during the first batch), at least a batch short of the whole run.
