@@ -71,11 +71,13 @@ def samples_frame(run: LoadedRun) -> pd.DataFrame:
 
 def table_frames(run: LoadedRun) -> dict[str, pd.DataFrame]:
     """Benchmark tables, keyed by a file-safe name."""
+    import pandas as pd
+
     frames = {}
     for bench in run.result.benchmarks:
         for name, table in bench.tables.items():
             key = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"table_{bench.benchmark}_{name}")
-            frames[key] = _data_frame(table.rows, table.columns)
+            frames[key] = pd.DataFrame(table.rows, columns=table.columns)
     return frames
 
 
@@ -121,9 +123,3 @@ def export_run(run_dir: str | Path, fmt: Format, output: str | Path) -> list[Pat
         **table_frames(run),
     }
     return [write_frame(frame, out / f"{name}.{fmt}", fmt) for name, frame in frames.items()]
-
-
-def _data_frame(rows: Any, columns: Any) -> pd.DataFrame:
-    import pandas as pd
-
-    return pd.DataFrame(rows, columns=columns)
