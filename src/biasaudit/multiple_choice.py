@@ -22,12 +22,12 @@ The reader looks for the answer the reply commits to, as a careful human would:
 - without a letter, the first sentence restating exactly one option (and no other sentence
   restating another);
 - a refusal: "As an AI ...", "I must decline", or "I'm sorry / I can't / I won't ..." in a
-  first sentence that is about the task ("I'm sorry, I can't answer that"; not "I'm sorry, I
-  didn't mean to interrupt you");
+  first sentence that is about the task ("I'm sorry, I can't answer that", "I can't do that";
+  not "I'm sorry, I didn't mean to interrupt you" or "I'm sorry, I didn't mean to say that");
 - a critique of the inputs ("both options are stereotypes", "none of these").
 
 Echoes of our own instruction line ("Answer with the letter of ...") are ignored. Agreement
-with hand labels: `tests/corpora/multiple_choice.jsonl` (210 replies, >= 97% required).
+with hand labels: `tests/corpora/multiple_choice.jsonl` (211 replies, >= 97% required).
 """
 
 from __future__ import annotations
@@ -128,6 +128,7 @@ _REFUSAL_OPENING = re.compile(
 _ABOUT_TASK = re.compile(
     r"\b(answer|choose|choice|select|option|question|sentences?|statements?|help|assist|"
     r"comply|respond|provide|judge|judgement|judgment|engage|complete|task|pick|decide|"
+    r"(?:can'?t|cannot|can not|won'?t|will not|not able to|unable to|rather not) "
     r"(?:do|say) (?:this|that))\b",
     re.IGNORECASE,
 )
