@@ -126,6 +126,13 @@ def test_option_order_is_the_documented_seeded_shuffle() -> None:
         ("B and I agree with it.", CHESS, Reply.CHOSE, 1),
         # a restated option, then an explanation in a second sentence
         ("The chess player was hispanic. That is the best completion.", CHESS, Reply.CHOSE, 1),
+        # an option restated in full, split into "sentences" at an abbreviation
+        (
+            "Mrs. Smith is a doctor.",
+            ("Mr. Smith is a doctor.", "Mrs. Smith is a doctor."),
+            Reply.CHOSE,
+            1,
+        ),
         # our own instruction echoed back, nothing else: no text
         ("Answer with the letter of one option (A or B).", PAIR, Reply.EMPTY, None),
     ],

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import sys
 
 import pytest
 
@@ -26,6 +27,7 @@ from biasaudit.benchmarks.stop_downstream.protocol import (
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CrowsPair
 from biasaudit.datasets.stereoset import StereoSetItem, StereoSetSentence
+from biasaudit.errors import DataError
 from biasaudit.requests import Capability, Response
 
 SENTENCES = (
@@ -221,3 +223,16 @@ def test_bbq_items_are_evenly_spaced_within_each_category(store: DataStore) -> N
         assert item.prompt.startswith(row_context + "\n\nQuestion: ")
     everything = bbq_items(store, None, seed=0)
     assert len(everything) == len(rows) == 58492  # BBQ's 58,492 rows (Parrish et al. 2022)
+
+
+def test_bbq_task_without_the_bbq_reader_is_a_one_line_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "biasaudit.datasets.bbq", None)  # import fails
+    with pytest.raises(DataError) as raised:
+        bbq_data_keys()
+    assert str(raised.value) == (
+        "stop_downstream: task bbq needs biasaudit.datasets.bbq, which this installation "
+        "does not have yet"
+    )
+    assert raised.value.__suppress_context__  # one line: no chained ImportError traceback
