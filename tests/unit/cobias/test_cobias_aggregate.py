@@ -242,6 +242,10 @@ def test_rows_from_records() -> None:
     assert rows[2] == Row("3", "", "", 0.1, 0.5, 0, None, None, [])
 
 
+# six distinct values: the interval's percentiles depend on the seed
+VALUES = [0.1, 0.3, 0.7, 0.35, 0.62, 0.05]
+
+
 def test_describe_and_aggregate_records() -> None:
     settings = TauSettings("causal", "word", lowercase=True, add_special_tokens=False)
     text = "tau estimator=causal, granularity=word, lowercase=True, add_special_tokens=False"
@@ -253,16 +257,38 @@ def test_describe_and_aggregate_records() -> None:
             data={"sentence": "w " * (i + 1)},
             scores={"cobias": value, "cv": 1.0 + i, "n_contexts": 3},
         )
-        for i, value in enumerate([0.1, 0.3, 0.7])
+        for i, value in enumerate(VALUES)
     ]
     aggregate = aggregate_records(records, seed=3, settings=settings, flag_threshold=0.3)
     out = _metrics(aggregate.metrics)
-    assert out["cobias_mean"].value == pytest.approx(1.1 / 3)
+    assert out["cobias_mean"].value == pytest.approx(2.12 / 6)
     assert (out["cobias_mean"].ci_low, out["cobias_mean"].ci_high) == pytest.approx(
-        _mean_ci([0.1, 0.3, 0.7], 3), abs=1e-12
+        _mean_ci(VALUES, 3), abs=1e-12
     )
+    assert _mean_ci(VALUES, 3) != pytest.approx(_mean_ci(VALUES, 4))
     assert out["cobias_mean"].description.startswith(
         f"dataset COBIAS: mean of Eq. 3 over statements ({text}). "
     )
-    assert out["share_at_or_above_threshold"].value == pytest.approx(2 / 3)  # 0.3 and 0.7
+    # 0.3, 0.7, 0.35, 0.62
+    assert out["share_at_or_above_threshold"].value == pytest.approx(4 / 6)
     assert aggregate.tables["statements"].description == f"per-statement COBIAS and cv ({text})"
+
+
+def test_intervals_follow_the_seed() -> None:
+    # eight statements with irregular values: the percentiles move with the seed
+    cobias = [0.11, 0.52, 0.37, 0.93, 0.05, 0.68, 0.29, 0.81]
+    cv = [1.3, 7.1, 2.2, 40.5, 0.4, 11.9, 3.3, 25.0]
+    rows = [
+        Row(str(i), "w", "cs" if i % 2 else "ss", c, v, 1)
+        for i, (c, v) in enumerate(zip(cobias, cv, strict=True))
+    ]
+    assert _mean_ci(cobias, 7) != pytest.approx(_mean_ci(cobias, 8))
+    out = _metrics(aggregate_rows(rows, seed=7, scorer="S").metrics)
+    for name, values in (("cobias_mean", cobias), ("cv_mean", cv)):
+        metric = out[name]
+        assert (metric.ci_low, metric.ci_high) == pytest.approx(_mean_ci(values, 7), abs=1e-12)
+        groups = {g.group: g for g in metric.breakdowns[0].groups}
+        odd = [v for i, v in enumerate(values) if i % 2]
+        assert (groups["cs"].ci_low, groups["cs"].ci_high) == pytest.approx(
+            _mean_ci(odd, 7), abs=1e-12
+        )

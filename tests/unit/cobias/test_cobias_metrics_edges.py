@@ -47,6 +47,13 @@ def test_context_variance_messages() -> None:
     assert m.context_variance(3, [9, 3]) == 600.0
 
 
+def test_context_variance_of_float32_scores_is_computed_in_float64() -> None:
+    versions = [np.float32(3.1), np.float32(1.3), np.float32(2.7)]
+    x = [float(v) for v in versions]  # the float32 values, exactly
+    expected = sum((v - 2.2) ** 2 for v in x) / 3 / 2.2 * 100
+    assert m.context_variance(2.2, versions) == pytest.approx(expected, abs=1e-12)  # type: ignore[arg-type]
+
+
 def test_cobias_rejects_non_finite_and_negative_cv_with_the_value() -> None:
     for cv, shown in ((-0.1, "-0.1"), (float("inf"), "inf"), (float("nan"), "nan")):
         with pytest.raises(ValueError, match=rf"^cv must be finite and non-negative, got {shown}$"):
@@ -86,12 +93,44 @@ def test_summarize_labels_empty_and_single() -> None:
     ]
 
 
+def test_summary_of_float32_scores_is_computed_in_float64() -> None:
+    scores = [np.float32(v) for v in (0.11, 0.52, 0.37, 0.93)]
+    x = [float(v) for v in scores]  # the float32 values, exactly
+    mean = sum(x) / 4
+    summary = m.summarize(scores)  # type: ignore[arg-type]
+    assert summary.mean == pytest.approx(mean, abs=1e-15)
+    assert summary.sd == pytest.approx(math.sqrt(sum((v - mean) ** 2 for v in x) / 3), abs=1e-15)
+
+
 def test_reference_ed_removes_newlines_before_splitting() -> None:
     # "b\nc" becomes "bc": the same words as the template, ED 0
     assert m.edit_distance("A bc", "A b\nc", "reference") == 0
     # the dp mode keeps the newline inside the single-space token: "b\nc" is not "bc";
     # hand count: delete "bc" (1) and insert "b\nc" into a gap without a blank (1)
     assert m.edit_distance("A bc", "A b\nc", "dp") == 2
+
+
+def test_reference_is_the_default_mode_and_splits_on_single_spaces() -> None:
+    template = "The ___ women at the ___ office are arrogant."
+    appended = (
+        "The senior women at the corporate office are arrogant. Note: this sentence was "
+        "rewritten to add context without changing its meaning, as requested by the user."
+    )
+    # the 17 appended words count in the authors' algorithm (test_cobias_ed_reference.py)
+    assert m.edit_distance(template, appended) == 17
+    # "A  b" holds an empty token between the two spaces, in both texts: LCS A, "", b;
+    # "___." (punctuation attached: not a blank) and "c." are left over: 1 + 1
+    assert m.edit_distance("A  b ___.", "A  b c.", "reference") == 2
+    # one double space only in the generation: LCS A, b; the empty token and the two
+    # leftovers: 1 + 1 + 1
+    assert m.edit_distance("A b ___.", "A  b c.", "reference") == 3
+    assert m.edit_distance("A  b ___.", "A b c.", "reference") == 3
+
+
+def test_an_insertion_never_raises_a_cheaper_cell() -> None:
+    # "x" fills the blank for free, "a" is deleted: 1
+    assert m.edit_distance("___ a", "x", "dp") == 1
+    assert m.edit_distance("___ a", "x", "improved") == 1
 
 
 def test_blank_tokens_per_mode() -> None:
@@ -165,3 +204,19 @@ def test_ss_rep_curve_against_a_naive_loop() -> None:
     assert got == pytest.approx(expected, abs=1e-12)
     # the whole set: every draw is the same set, mean of the 10 pairwise cosines
     assert got[5] == pytest.approx(_pairwise(versions), abs=1e-12)
+
+
+def test_float32_embeddings_are_computed_in_float64() -> None:
+    # a list of float32 vectors (as a local encoder returns them): the cosine is taken in
+    # float64 of those values
+    reference = np.array([0.1, 0.7, 0.3], dtype=np.float32)
+    versions = np.array([[0.3, 0.2, 0.9], [0.6, 0.1, 0.1]], dtype=np.float32)
+    ref = [float(v) for v in reference]
+    rows = [[float(v) for v in row] for row in versions]
+
+    def cos(a: list[float], b: list[float]) -> float:
+        return sum(x * y for x, y in zip(a, b, strict=True)) / math.hypot(*a) / math.hypot(*b)
+
+    expected = (cos(rows[0], ref) + cos(rows[1], ref)) / 2
+    got = m.ss_con(reference, list(versions))  # type: ignore[arg-type]
+    assert got == pytest.approx(expected, abs=1e-13)
