@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import pickle
+from array import array
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -94,20 +95,46 @@ def kept_data_keys(benchmark: Benchmark) -> frozenset[str] | None:
     return frozenset(used)
 
 
+class Rows:
+    """Byte strings stored end to end in one buffer: no object per row (a row is read back
+    as a view), and nothing long-lived among the run's many short-lived small objects,
+    which would keep the allocator's pages from being reused."""
+
+    def __init__(self) -> None:
+        self._data = bytearray()
+        self._ends = array("Q")
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def append(self, row: bytes | memoryview) -> None:
+        self._data += row
+        self._ends.append(len(self._data))
+
+    def __getitem__(self, index: int) -> memoryview:
+        start = self._ends[index - 1] if index > 0 else 0
+        return memoryview(self._data)[start : self._ends[index]]
+
+    def __iter__(self) -> Iterator[memoryview]:
+        view, start = memoryview(self._data), 0
+        for end in self._ends:
+            yield view[start:end]
+            start = end
+
+
 class CompactTable:
     """The compact records of one benchmark's run, kept as one pickled row per sample while
-    the run goes on and rebuilt as `SampleRecord`s once, when it is over (`records`).
+    the run goes on and rebuilt as `SampleRecord`s each time they are read, when it is over
+    (`records`).
 
-    Pickled rows, not live records: a few hundred bytes each, and no long-lived small
-    objects scattered among the run's short-lived ones (prompts, requests, responses), which
-    would keep the allocator's pages from being reused. Pickle keeps every value exactly as
-    scored (tuples, infinities), so `aggregate` sees what it would see on the full records;
-    the rows never leave this process.
+    Pickled rows, not live records: a few hundred bytes each, in one buffer (`Rows`). Pickle
+    keeps every value exactly as scored (tuples, infinities), so `aggregate` sees what it
+    would see on the full records; the rows never leave this process.
     """
 
     def __init__(self, data_keys: frozenset[str] | None = None) -> None:
         self.data_keys = data_keys
-        self._rows: list[bytes] = []
+        self._rows = Rows()
         self._strings = StringTable()
         self._buffer = io.BytesIO()
         self._pickler = _Pickler(self._buffer, self._strings)
@@ -139,13 +166,14 @@ class CompactTable:
         self._buffer.truncate()
         self._pickler.clear_memo()
         self._pickler.dump(row)
-        self._rows.append(self._buffer.getvalue())
+        with self._buffer.getbuffer() as pickled:
+            self._rows.append(pickled)
 
     def records(self) -> CompactRecords:
         """All kept records, in the order added, as a lazy sequence (the table is handed
         over: adding to it afterwards starts a new, empty one)."""
         rows, strings = self._rows, self._strings
-        self._rows, self._strings = [], StringTable()
+        self._rows, self._strings = Rows(), StringTable()
         self._pickler = _Pickler(self._buffer, self._strings)
         return CompactRecords(rows, strings.strings)
 
@@ -182,7 +210,7 @@ class CompactRecords(LazyRecords):
     a loop.
     """
 
-    def __init__(self, rows: list[bytes], strings: list[str]) -> None:
+    def __init__(self, rows: Rows, strings: list[str]) -> None:
         self._rows = rows
         self._strings = strings
         self._shared = Interner()
@@ -197,7 +225,7 @@ class CompactRecords(LazyRecords):
     def __iter__(self) -> Iterator[SampleRecord]:
         return map(self._record, self._rows)
 
-    def _record(self, raw: bytes) -> SampleRecord:
+    def _record(self, raw: memoryview) -> SampleRecord:
         unpickler = pickle.Unpickler(io.BytesIO(raw))
         unpickler.persistent_load = self._strings.__getitem__  # type: ignore[method-assign]
         fields, bench, sample_id, sample_hash, groups, data, failed, *rest = unpickler.load()

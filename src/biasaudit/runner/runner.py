@@ -84,10 +84,13 @@ def model_info(spec: str, backend: Backend) -> ModelInfo:
     )
 
 
-def hash_sample_hashes(sample_hashes: Sequence[str]) -> str:
-    """sha256 over the sorted per-sample hashes: equal values mean the same samples."""
-    joined = "\n".join(sorted(sample_hashes))
-    return hashlib.sha256(joined.encode()).hexdigest()
+def hash_sample_hashes(sample_hashes: Iterable[str]) -> str:
+    """sha256 over the sorted per-sample hashes joined by newlines: equal values mean the
+    same samples (fed hash by hash: the joined text is never built)."""
+    digest = hashlib.sha256()
+    for index, sample_hash in enumerate(sorted(sample_hashes)):
+        digest.update(f"\n{sample_hash}".encode() if index else sample_hash.encode())
+    return digest.hexdigest()
 
 
 class _Resolver:
@@ -223,7 +226,7 @@ def run_benchmark(
         prompt_template_ids=benchmark.prompt_template_ids(),
         n_samples=len(kept),
         n_excluded=sum(1 for r in kept if r.excluded),
-        samples_hash=hash_sample_hashes([r.sample_hash for r in kept]),
+        samples_hash=hash_sample_hashes(r.sample_hash for r in kept),
         metrics=aggregate.metrics,
         tables=aggregate.tables,
         requests_sent=resolver.counters.sent,
