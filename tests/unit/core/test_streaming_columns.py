@@ -13,21 +13,23 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from biasaudit import api
+from biasaudit import api, plugin
+from biasaudit.benchmarks.base import Job, Sample, SampleScore
 from biasaudit.benchmarks.calm.benchmark import CALM
 from biasaudit.data import DataStore
 from biasaudit.metrics import bootstrap_ci
 from biasaudit.metrics.frame import MetricSpec, frame, metric_from_statistic
 from biasaudit.models.replay import ReplayBackend
-from biasaudit.requests import request_key
+from biasaudit.plugin import BenchmarkSpec
+from biasaudit.requests import Capability, GenerateRequest, Request, request_key
 from biasaudit.results.io import iter_samples
-from biasaudit.results.schema import SampleRecord
+from biasaudit.results.schema import Exchange, SampleRecord
 from biasaudit.runner import scheduler
 from biasaudit.runner.cache import NullCache
 from biasaudit.runner.compact import ChainedRecords, CompactTable
@@ -254,3 +256,68 @@ def test_compact_records_are_rebuilt_on_every_read_and_chain_across_benchmarks()
     assert chained[11:14] == [records[11], records[0], records[1]]
     with pytest.raises(IndexError):
         chained[17]
+
+
+class Echo(Job):
+    """Sample e<i> asks one question; its score is the length of the answer."""
+
+    name = "echo"
+    version = "1"
+    capability = Capability.GENERATE
+    metrics = (MetricSpec(name="length", score="length", group_by=["parity"]),)
+
+    def load_samples(self) -> list[Sample]:
+        return [Sample(id=f"e{i}", data={}, groups={"parity": str(i % 2)}) for i in range(20)]
+
+    def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
+        return [] if exchanges else [GenerateRequest(prompt=f"{sample.id}?")]
+
+    def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
+        response = exchanges[0].response
+        if not response.ok:
+            return SampleScore(outcomes=["error"], excluded=True, exclusion_reason="request")
+        return SampleScore(outcomes=["answered"], scores={"length": len(response.text or "")})
+
+
+def test_a_streamed_run_of_two_benchmarks_is_judged_over_both_without_building_them(
+    tmp_path: Path, store: DataStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    specs = dict(plugin.discover())
+    specs["echo"] = BenchmarkSpec(name="echo", title="test", benchmark=f"{__name__}:Echo")
+    monkeypatch.setattr(plugin, "discover", lambda: specs)
+    options = {**OPTIONS, "tasks": "nli", "templates_per_task": 2, "name_limit": 4}
+    replay = calm_replay(tmp_path / "replay.jsonl", CALM.from_dict(options, store), 13)
+    with replay.open("a") as handle:
+        for i in range(19):  # e19 has no recorded answer: lost
+            request = GenerateRequest(prompt=f"e{i}?").model_dump(mode="json")
+            response = {"kind": "generate", "text": "x" * (i % 4)}
+            handle.write(json.dumps({"request": request, "response": response}) + "\n")
+    monkeypatch.setattr(scheduler, "LAZY_WINDOW", 16)
+    out = tmp_path / "run"
+    run = api.evaluate(
+        ["calm", "echo"],
+        f"replay:{replay}",
+        options={"calm": options},
+        output_dir=out,
+        use_cache=False,
+        progress=False,
+    )
+    full = list(iter_samples(out))
+    lost: dict[str, list[str]] = {}
+    for record in full:
+        errors = [e.response.error for e in record.exchanges if e.response.error]
+        if record.excluded and errors:
+            lost.setdefault(record.benchmark, []).append(errors[0])
+    n = {name: sum(1 for r in full if r.benchmark == name) for name in ("calm", "echo")}
+    assert len(lost["echo"]) == 1 and 0 < len(lost["calm"]) < n["calm"]
+    total_lost = len(lost["calm"]) + 1
+    assert run.status == "partial"
+    assert run.status_reason == (
+        f"{total_lost} of {n['calm'] + n['echo']} samples lost to request errors "
+        f"(calm {len(lost['calm'])}/{n['calm']}, echo 1/{n['echo']}); "
+        f"first: {lost['calm'][0][:160]}"
+    )
+    assert [b.n_request_errors for b in run.benchmarks] == [len(lost["calm"]), 1]
+    lengths = [r.scores["length"] for r in full if r.benchmark == "echo" and not r.excluded]
+    assert lengths == [i % 4 for i in range(19)]
+    assert run.benchmarks[1].metrics[0].value == pytest.approx(mean(lengths))
