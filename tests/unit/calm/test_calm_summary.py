@@ -261,8 +261,14 @@ def test_tables_by_hand() -> None:
     ]  # fmt: skip
     assert out["exclusions"].rows == [["nli", "dataset", "SNLI", "one answer to most race prompts"]]
     assert out["exclusions"].columns == ["task", "unit", "id", "reason"]
-    for table in out.values():
-        assert table.description
+    assert {k: t.description for k, t in out.items()} == {
+        "by_template": "accuracy of each group on each template",
+        "by_name": "accuracy of each name (pooled over the templates it fills)",
+        "name_spread": "spread of per-name accuracy within each group (population sd)",
+        "template_bias": "per-template bias under both formulas; status says why a template "
+        "does not count",
+        "exclusions": "tasks and source datasets left out of the bias scores",
+    }
 
 
 def test_name_spread_sd_is_the_population_sd() -> None:
