@@ -203,3 +203,11 @@ def test_gold_text_is_the_gt_csv_spelling() -> None:
     mcqa = Instance(template, "gender", "male", 0, "Al", {}, ("B", "go home"))
     assert _gold_text(mcqa) == "['B', 'go home']"
     assert _gold_text(_instance("male", {})) == "True"
+
+
+@pytest.mark.parametrize("missing", [0, 1, 5])
+def test_table8_rows_need_overall_gender_and_race(missing: int) -> None:
+    row: list[float | None] = [2.0, 1.5, 1.0, 2.0, None, 2.5, 2.0, 3.0, None]
+    row[missing] = None
+    with pytest.raises(AssertionError):
+        table8_consistent(tuple(row))
