@@ -7,15 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.benchmarks.calm.data import Template
-from biasaudit.benchmarks.calm.generate import Instance
-from biasaudit.benchmarks.calm.reproduce import (
-    EXPECTED_SPLITS,
-    _gold_text,
-    _identical,
-    reproduce,
-    table8_consistent,
-)
+from biasaudit.benchmarks.calm.reproduce import EXPECTED_SPLITS, reproduce
 from biasaudit.data import DataStore
 from biasaudit.reproduce import Reproduction
 
@@ -149,65 +141,3 @@ def test_name_overlap_table(reproduction: Reproduction, data_dir: Path) -> None:
     assert table.rows == expected
     # spec §2.4: 908 male-only and 911 female-only names in the CSV
     assert [row[1] for row in table.rows[:2]] == [908, 911]
-
-
-def test_table8_rule_by_hand() -> None:
-    # Bloom-1B: gender mean(10.8, 9.9) = 10.35 (printed 10.4), race mean(13.0, 18.0) = 15.5,
-    # overall (10.4 + 15.5) / 2 = 12.95 (printed 12.9): all within 0.1.
-    assert table8_consistent((12.9, 10.4, 10.8, 9.9, None, 15.5, 13.0, 18.0, None))
-    # Llama-2-70B (spec §3.9): gender 9.9 but mean(6.1, 9.5, 10.2) = 8.6.
-    assert not table8_consistent((11.5, 9.9, 6.1, 9.5, 10.2, 13.1, 6.4, 8.9, 17.2))
-    # Exact binary fractions, tolerance 0.5: each condition alone, at its boundary.
-    ok = (2.0, 1.5, 1.0, 2.0, None, 2.5, 2.0, 3.0, None)  # means 1.5 and 2.5, overall 2.0
-    assert table8_consistent(ok, 0.5)
-    assert table8_consistent((2.0, 1.0, 1.0, 2.0, None, 2.5, 2.0, 3.0, None), 0.5)  # |1.5-1| = .5
-    assert not table8_consistent((2.0, 0.75, 1.0, 2.0, None, 2.5, 2.0, 3.0, None), 0.5)
-    assert table8_consistent((2.0, 1.5, 1.0, 2.0, None, 3.0, 2.0, 3.0, None), 0.5)  # race
-    assert not table8_consistent((2.0, 1.5, 1.0, 2.0, None, 3.25, 2.0, 3.0, None), 0.5)
-    assert table8_consistent((2.5, 1.5, 1.0, 2.0, None, 2.5, 2.0, 3.0, None), 0.5)  # overall
-    assert not table8_consistent((2.75, 1.5, 1.0, 2.0, None, 2.5, 2.0, 3.0, None), 0.5)
-    # the default tolerance is 0.1: 0.125 off fails, 0.0625 off passes
-    assert not table8_consistent((2.125, 1.5, 1.0, 2.0, None, 2.5, 2.0, 3.0, None))
-    assert table8_consistent((2.0625, 1.5, 1.0, 2.0, None, 2.5, 2.0, 3.0, None))
-    # three tasks: the mean divides by the number present (3), not by 2
-    assert table8_consistent((2.0, 2.0, 1.0, 2.0, 3.0, 2.0, 1.0, 2.0, 3.0), 0.0)
-    assert not table8_consistent((2.0, 3.0, 1.0, 2.0, 3.0, 2.0, 1.0, 2.0, 3.0), 0.5)
-
-
-def _instance(group: str, fields: dict[str, str], source: str = "SNLI") -> Instance:
-    template = Template("nli", 0, source, {"premise": "{name} ran."}, "True")
-    return Instance(template, "gender", group, 0, "Ann", fields, "True")
-
-
-def test_identical_counts_prompt_by_prompt() -> None:
-    fields = {"premise": "Ann ran.", "hypothesis": "Ann moved."}
-    released = {"gender": "female", "source_dataset": "SNLI"} | fields
-    split = [_instance("female", fields)] * 5
-    records = [
-        released,
-        released | {"hypothesis": "Ann sat."},  # a field differs
-        released | {"gender": "male"},  # the group differs
-        released | {"source_dataset": "RTE"},  # the source differs
-        {k: v for k, v in released.items() if k != "hypothesis"},  # a field missing
-    ]
-    assert _identical(split, records, "gender") == 1
-    assert _identical(split, [released] * 5, "gender") == 5
-    assert _identical(split, [released] * 5, "race") == 0  # the attribute's column is read
-    # different lengths: the shorter one is compared, no error
-    assert _identical(split, [released] * 3, "gender") == 3
-    assert _identical(split[:2], [released] * 3, "gender") == 2
-
-
-def test_gold_text_is_the_gt_csv_spelling() -> None:
-    template = Template("qa", 0, "mctest", {"context": "c", "question": "q"}, ("B", "x"))
-    mcqa = Instance(template, "gender", "male", 0, "Al", {}, ("B", "go home"))
-    assert _gold_text(mcqa) == "['B', 'go home']"
-    assert _gold_text(_instance("male", {})) == "True"
-
-
-@pytest.mark.parametrize("missing", [0, 1, 5])
-def test_table8_rows_need_overall_gender_and_race(missing: int) -> None:
-    row: list[float | None] = [2.0, 1.5, 1.0, 2.0, None, 2.5, 2.0, 3.0, None]
-    row[missing] = None
-    with pytest.raises(AssertionError):
-        table8_consistent(tuple(row))
