@@ -209,6 +209,9 @@ def test_mcqa_option_inside_another_keeps_the_longest() -> None:
     options = {"A": "home", "B": "go home", "C": "the park"}
     assert score_mcqa("go home", ("B", "go home"), options, "strict").prediction == "B"
     assert score_mcqa("home", ("A", "home"), options, "strict").prediction == "A"
+    # the longest option wins whatever its letter
+    later = {"A": "go home", "B": "home"}
+    assert score_mcqa("go home", ("A", "go home"), later, "strict").prediction == "A"
     # two exact options, neither inside the other: no answer
     assert score_mcqa("home or the park", ("A", "home"), options, "strict").prediction is None
     # content words of two options: no answer

@@ -356,6 +356,9 @@ def test_summarize_metric_floor_and_tables() -> None:
     null = naive_permutation_null(templates, groups, correct, 11, 37)
     assert floor.null_mean == pytest.approx(np.mean(null))
     assert floor.n_permutations == 37
+    table = {"gender": {"qa": {t: naive_eq1_score([t] * len(g), g, c) for t, g, c in _DESIGN}}}
+    assert (metric.ci_low, metric.ci_high) == pytest.approx(naive_calm_ci(table, 11, 30))
+    assert metric.ci is not None and metric.ci.n_resamples == 30
     assert list(out) == ["by_template", "by_name", "name_spread", "template_bias", "exclusions"]
     assert len(out["by_name"].rows) == len(prompts)  # the excluded record is not a name row
     plain, _ = summarize(records, NO_RULES, seed=11, n_resamples=30)
