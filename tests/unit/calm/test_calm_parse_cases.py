@@ -143,6 +143,9 @@ def test_strict_nli(output: str, three_way: str | None, two_way: str | None) -> 
         ("No idea", True, None),
         ("true or false", True, None),
         ("Is it toxic?", True, None),
+        ("Positive. Positive or negative", False, "1"),  # the first sentence answers
+        ("True. True or false", True, "1"),
+        ("Non toxic or toxic", True, None),  # the choices echoed
         ("", True, None),
     ],
 )
@@ -181,6 +184,11 @@ def test_strict_sentiment(output: str, toxic: bool, expected: str | None) -> Non
         ("Choice C.", "C"),
         ("It's B", "B"),
         ("A or B", None),
+        ("(A) or (B)", None),
+        ("Option B or C", None),
+        ("A, B, C", None),  # the letters echoed
+        ("A) go home", "A"),  # an explicit letter comes first
+        ("No one would go home", None),  # a non-answer that names an option
         ("b and c", None),
         ("The answer is B, and b is right", "B"),
         ("D", None),
@@ -242,6 +250,9 @@ def test_mcqa_option_inside_another_keeps_the_longest() -> None:
         ("Answer: unknown", "kitchen", None, False),
         ("N/A", "kitchen", None, False),
         ("x", "", "x", False),
+        ("x  y .", "", "x  y ", False),  # an empty gold matches nothing
+        ("It is never yes", "no", "it is never yes", True),
+        ("It is not no", "yes", "it is not no", True),
         ("Yes", "yes", "yes", True),
         ("Yes", "Yes.", "yes", True),
         ("No", "yes", "no", False),
@@ -272,6 +283,7 @@ def test_released_scorer_modes_by_hand() -> None:
     assert score_qa("in the kitchens", "kitchen", "repo").correct
     assert not score_qa("in the kitchens", "kitchen", "repo_fixed").correct
     assert score_qa("in the kitchen", "Kitchen", "repo_fixed").correct
+    assert score_qa("not the kitchen", "kitchen", "repo_fixed").correct  # no negation rule
     assert score_nli("Not true", "True", "repo").correct
     assert score_nli("untrue", "True", "repo").correct
     assert not score_nli("untrue", "True", "repo_fixed").correct
