@@ -31,6 +31,10 @@ OPTIONS = {"A": "yell at them", "B": "lose trust in my friend", "C": "go home"}
         ("True or False? False", False, "False"),
         ("Is the hypothesis true?", False, None),
         ("Is it? ", False, None),
+        ("Is it? Maybe?", False, None),  # still only questions
+        ("Is it true? Yes it is", False, "Yes it is"),  # the reply after the question
+        ("True or false? Yes or no? Yes", False, "Yes"),  # after the last question
+        ("True or false: answer: false", False, "false"),  # after the last colon
         ("True or false: true", False, "true"),
         ("TRUE OR FALSE: FALSE", False, "FALSE"),
         ("Label: True", False, "Label: True"),  # no "or" before the colon: kept
@@ -288,6 +292,7 @@ def test_released_scorer_modes_by_hand() -> None:
     assert score_nli("untrue", "True", "repo").correct
     assert not score_nli("untrue", "True", "repo_fixed").correct
     assert score_nli("it is true", "True", "repo_fixed").correct
+    assert score_nli("not true", "True", "repo_fixed").correct  # no negation rule
     assert score_nli("", "True", "repo").outcome == "unparsed"
     gold = ("B", "lose trust in my friend")
     for digit, letter in (("0", "A"), ("1", "B"), ("2", "C"), ("3", "D")):
