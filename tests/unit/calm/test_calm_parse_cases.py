@@ -191,6 +191,12 @@ def test_strict_sentiment(output: str, toxic: bool, expected: str | None) -> Non
         ("(A) or (B)", None),
         ("Option B or C", None),
         ("A, B, C", None),  # the letters echoed
+        ("B, C, A", None),
+        ("a b", None),
+        ("**A** is correct", "A"),  # read as unparsed before (B was read, A was not)
+        ("**B** is correct", "B"),
+        ("A, I guess", "A"),
+        ('"A" is right', "A"),
         ("A) go home", "A"),  # an explicit letter comes first
         ("No one would go home", None),  # a non-answer that names an option
         ("b and c", None),
