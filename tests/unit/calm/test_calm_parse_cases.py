@@ -193,6 +193,7 @@ def test_strict_sentiment(output: str, toxic: bool, expected: str | None) -> Non
         ("A, B, C", None),  # the letters echoed
         ("B, C, A", None),
         ("a b", None),
+        ("B, C", None),
         ("**A** is correct", "A"),  # read as unparsed before (B was read, A was not)
         ("**B** is correct", "B"),
         ("A, I guess", "A"),
