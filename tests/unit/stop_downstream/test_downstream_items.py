@@ -214,13 +214,11 @@ def test_bbq_items_are_evenly_spaced_within_each_category(store: DataStore) -> N
     items = bbq_items(store, 3, seed=1)
     got = [(i.item_id, i.category, i.options[i.correct[0]]) for i in items]
     assert got == expected
-    for item, (_, category, _) in zip(items, expected, strict=True):
-        row_context = next(
-            r.context
-            for r in by_category[category]
-            if f"bbq-{category}-{r.example_id}" == item.item_id
-        )
-        assert item.prompt.startswith(row_context + "\n\nQuestion: ")
+    for item, (item_id, category, _) in zip(items, expected, strict=True):
+        row = next(r for r in by_category[category] if f"bbq-{category}-{r.example_id}" == item_id)
+        order = _reference_order(item_id, 3, 1)
+        assert item.options == tuple(row.answers[i] for i in order)
+        assert item.prompt.startswith(f"{row.context}\n\nQuestion: {row.question}\n\nA. ")
     everything = bbq_items(store, None, seed=0)
     assert len(everything) == len(rows) == 58492  # BBQ's 58,492 rows (Parrish et al. 2022)
 
