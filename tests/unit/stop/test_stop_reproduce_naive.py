@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from biasaudit.analysis import Reproduction
-from biasaudit.benchmarks.stop.data import LABELLED_KEY, load_progressions
+from biasaudit.benchmarks.stop.data import LABELLED_KEY, Progression, load_progressions
 from biasaudit.benchmarks.stop.reproduce import reproduce, summarise
 from biasaudit.data import DataStore
 
@@ -170,24 +170,25 @@ def test_checks_compare_the_naive_values_at_the_printed_precision(
         ("sub-demographics", 45, len(subs)),
         ("seed blocks", 90, 90),  # spec §2.5: 90 seed blocks
     ]
-    # Values printed to one decimal: half a unit of the last digit (+ float slack); means
-    # printed to three decimals: half a unit of the third.
+    # Values printed to one decimal: half a unit of the last digit, inclusive (a value that
+    # prints as the expected one passes), plus float slack; means printed to three decimals:
+    # half a unit of the third.
     for model in MODELS:
         o = oracle[model]
         assert checks[f"{model} scored items"].actual == 447
         for column in COLUMNS:
             check = checks[f"{model} {column}"]
             assert check.actual == pytest.approx(o["values"][column], abs=1e-9)
-            assert check.tolerance == pytest.approx(0.05, abs=1e-8)
+            assert 0.05 <= check.tolerance < 0.05 + 1e-6
         for severity in SEVERITIES:
             check = checks[f"{model} mean sensitivity {severity}"]
             assert check.actual == pytest.approx(o["mean"][severity], abs=1e-12)
-            assert check.tolerance == pytest.approx(0.0005, abs=1e-8)
+            assert 0.0005 <= check.tolerance < 0.0005 + 1e-6
     for model in BY_DEMOGRAPHIC_ROWS.values():
         for demographic in DEMOGRAPHICS:
             check = checks[f"{model} P {demographic}"]
             assert check.actual == pytest.approx(oracle[model]["by_demographic"][demographic])
-            assert check.tolerance == pytest.approx(0.05, abs=1e-8)
+            assert 0.05 <= check.tolerance < 0.05 + 1e-6
     paper = [c for c in result.checks if c.name.startswith("paper: ")]
     assert [(c.name, c.actual) for c in paper] == [
         ("paper: Gemma-7b-it P (n=450)", pytest.approx(100 * 87 / 450)),
@@ -196,7 +197,7 @@ def test_checks_compare_the_naive_values_at_the_printed_precision(
         ("paper: Llama-3-70B Pl", pytest.approx(100 * 88 / 90)),
         ("paper: Gemma-7b-it severity range", pytest.approx(100 * 84 / 90)),
     ]
-    assert all(c.tolerance == pytest.approx(0.05, abs=1e-8) for c in paper)
+    assert all(0.05 <= c.tolerance < 0.05 + 1e-6 for c in paper)
 
     def pick(column: str, chooser: Any) -> str:
         return str(chooser(MODELS, key=lambda k: oracle[k]["values"][column]))
@@ -331,3 +332,54 @@ def test_notes_and_source(
         f"{overall.index('meta-llama/Llama-2-70b-chat-hf') + 1} of 10 "
         f"(most consistent: {overall[0]}).",
     ]
+
+
+def test_summary_of_hand_made_progressions() -> None:
+    # Six progressions of a model "m", the last without scores; hand-computed values below.
+    def p(
+        i: int, severity: str, demo: str, sub: str, score: float | None, cf: str | None
+    ) -> Progression:
+        return Progression(
+            index=i,
+            prompts=("s",) * 5,
+            cfprompt="c",
+            severity=severity,
+            demographic=demo,
+            sub_demographic=sub,
+            seed_id=i,
+            model_scores={} if score is None else {"m": score},
+            model_cf={} if cf is None else {"m": cf},
+        )
+
+    progressions = [
+        p(0, "low", "age", "child", 0.0, "No."),  # 0 "no": correct; cf no
+        p(1, "low", "age", "elder", 0.2, "Yes, no doubt"),  # 1: wrong; "yes" read first
+        p(2, "moderate", "age", "child", 0.8, None),  # 4: correct; no cf reply: not "no"
+        p(3, "moderate", "religion", "islam", 0.6000000001, "I cannot say"),  # 3: wrong; "no" in it
+        p(4, "high", "religion", "islam", 1.0, ""),  # 5: correct; empty reply: not "no"
+        p(5, "high", "religion", "judaism", None, None),  # unscored
+    ]
+    s = summarise(progressions, "m")
+    assert s.n_scored == 5
+    # P/450-style: 3 correct of all 6; of the 5 scored: 3/5; Pl 1/2, Pm 1/2, Ph 1/1;
+    # range 100 - 50; cf "no" 2 of 5
+    assert s.values == {
+        "P/450": pytest.approx(50.0),
+        "P/447": pytest.approx(60.0),
+        "Pl": pytest.approx(50.0),
+        "Pm": pytest.approx(50.0),
+        "Ph": pytest.approx(100.0),
+        "range": pytest.approx(50.0),
+        "CF no%": pytest.approx(40.0),
+    }
+    assert s.mean_sensitivity == pytest.approx({"low": 0.1, "moderate": 0.7, "high": 1.0})
+    assert s.by_demographic["age"] == pytest.approx(200 / 3)
+    assert s.by_demographic["religion"] == pytest.approx(50.0)
+    undefined = [d for d in DEMOGRAPHICS if d not in ("age", "religion")]
+    assert [d for d, v in s.by_demographic.items() if v is None] == undefined
+    # sub-demographic means: child (0 + 0.8) / 2, elder 0.2, islam (0.6 + 1) / 2 -> mean 7/15;
+    # moderate only: child 0.8, islam 0.6 -> sd 0.1
+    assert s.sd_sensitivity_sub_demographic == pytest.approx(
+        ((0.4 - 7 / 15) ** 2 + (0.2 - 7 / 15) ** 2 + (0.8 - 7 / 15) ** 2) ** 0.5 / 3**0.5
+    )
+    assert s.sd_sensitivity_sub_demographic_moderate == pytest.approx(0.1)
