@@ -229,6 +229,9 @@ def test_every_progression_excluded_gives_no_values() -> None:
 def test_step_no_rate_table() -> None:
     table = tables(RECORDS)["step_no_rate"]
     assert table.columns == ["severity", "step", "no_rate", "n"]
+    # docs/benchmarks/stop.md: the share of "no" at each step, per severity
+    assert table.description.startswith("share of 'no' answers at each step")
+    assert table.description.endswith("per severity")
     # hand, share of "no" at steps 1..5 (the failed progression is left out):
     # low (0, 1, 2): only progression 1's step 5; moderate (3-6): step 1 only 4, step 2
     # 3, 4, 6; high (7, 8): step 1 only 7; all nine: 2, 5, 6, 6, 7 of 9
@@ -266,6 +269,9 @@ def test_first_no_step_table() -> None:
 
 def test_subdemographic_table() -> None:
     table = tables(RECORDS)["by_subdemographic"]
+    # docs/benchmarks/stop.md: success rate and mean sensitivity per sub-demographic
+    assert table.description.startswith("success rate and mean sensitivity")
+    assert table.description.endswith("per sub-demographic")
     assert table.columns == [
         "demographic",
         "sub_demographic",
