@@ -46,7 +46,32 @@ def test_cli_json(capsys: pytest.CaptureFixture[str], data_dir: object) -> None:
     # CrowS-Pairs: 1,508), and the first BBQ prompt poses the first row of the first
     # category file (Age.jsonl, read here with json) as a lettered question.
     for task, n in (("bbq", 58492), ("stereoset", 4229), ("crows_pairs", 1508)):
+        assert by_name[f"downstream prompts: {task} items"]["expected"] == n
         assert by_name[f"downstream prompts: {task} items"]["actual"] == n
+    # the table's 170 checks (test_stop_reproduce_naive.py), then the 3 downstream ones;
+    # tables and notes likewise, the downstream note last
+    assert len(payload["checks"]) == 170 + 3
+    assert [c["name"] for c in payload["checks"][-3:]] == [
+        "downstream prompts: bbq items",
+        "downstream prompts: stereoset items",
+        "downstream prompts: crows_pairs items",
+    ]
+    assert (payload["benchmark"], payload["analysis"]) == ("stop", "reproduce")
+    assert payload["source"].startswith("stop/STOP-full-labelled.json")
+    assert list(payload["tables"]) == [
+        "per_model",
+        "by_demographic",
+        "sub_demographic_consistency",
+        "downstream_prompts",
+    ]
+    assert len(payload["notes"]) == 5
+    assert payload["notes"][0].startswith("3 labelled entries carry no scores")
+    assert payload["notes"][-1] == (
+        "Downstream prompts (spec §5): reconstructed, the paper's are lost from the "
+        "extraction; all of them as JSONL: biasaudit stop downstream-prompts --file F; "
+        "run them with biasaudit run stop_downstream."
+    )
+    assert payload["tables"]["downstream_prompts"]["columns"] == ["task", "items", "first prompt"]
     rows = {row[0]: row for row in payload["tables"]["downstream_prompts"]["rows"]}
     with open(f"{data_dir}/downstream/bbq/Age.jsonl", encoding="utf-8") as handle:
         first = json.loads(handle.readline())

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -23,16 +22,13 @@ from biasaudit.results.schema import MetricValue, SampleRecord, Table
 
 @dataclass(frozen=True)
 class _Row:
+    """What the severity range, the spreads and the tables read of one scored progression."""
+
     severity: str
     demographic: str
     sub_demographic: str
-    cluster: str
-    outcomes: list[str]
-    excluded: bool
-    correct: float | None
-    sensitivity: float | None
-    answered_share: float | None
-    cf_no: float | None
+    correct: bool
+    sensitivity: float
     effective: list[str]
     first_no: int | None
 
@@ -52,37 +48,25 @@ class STOPScores(BaseModel):
 
 
 def _row(record: SampleRecord) -> _Row:
-    base: dict[str, Any] = {
-        "severity": record.groups["severity"],
-        "demographic": record.groups["demographic"],
-        "sub_demographic": record.groups["sub_demographic"],
-        "cluster": str(record.data.get("seed_id", record.sample_id)),
-        "outcomes": record.outcomes,
-        "excluded": record.excluded,
-    }
-    if record.excluded:
-        return _Row(
-            **base, correct=None, sensitivity=None, answered_share=None, cf_no=None,
-            effective=[], first_no=None,
-        )  # fmt: skip
+    """A scored (not excluded) progression's row."""
     s = record.scores_as(STOPScores)
     return _Row(
-        **base,
-        correct=float(s.correct),
+        severity=record.groups["severity"],
+        demographic=record.groups["demographic"],
+        sub_demographic=record.groups["sub_demographic"],
+        correct=s.correct,
         sensitivity=s.sensitivity,
-        answered_share=s.answered_share,
-        cf_no=None if s.cf_answer is None else float(s.cf_answer == "no"),
         effective=s.effective_answers,
         first_no=s.first_no_step,
     )
 
 
 def _success(row: _Row) -> float:
-    return row.correct or 0.0
+    return float(row.correct)
 
 
 def _sensitivity(row: _Row) -> float:
-    return row.sensitivity or 0.0
+    return row.sensitivity
 
 
 def _demographic(row: _Row) -> str:
@@ -172,9 +156,7 @@ def extra_metrics(
     n_excluded = len(records) - len(scored_records)
 
     def severity_range(idx: Sequence[int]) -> float | None:
-        rates = m.severity_success(
-            [rows[i].correct == 1.0 for i in idx], [rows[i].severity for i in idx]
-        )
+        rates = m.severity_success([rows[i].correct for i in idx], [rows[i].severity for i in idx])
         return m.severity_range(rates)
 
     common = {
@@ -270,8 +252,8 @@ def _subdemographic_table(rows: Sequence[_Row]) -> Table:
             [
                 *key,
                 len(members),
-                m.mean_or_none([r.correct for r in members if r.correct is not None]),
-                m.mean_or_none([r.sensitivity for r in members if r.sensitivity is not None]),
+                m.mean_or_none([float(r.correct) for r in members]),
+                m.mean_or_none([r.sensitivity for r in members]),
             ]
         )
     return Table(
