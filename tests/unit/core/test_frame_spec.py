@@ -189,3 +189,29 @@ def test_frame_last_outcome_of_three_and_include_excluded() -> None:
     assert both.outcome_rates == {"answered": 0.5, "error": 0.5}
     none = frame(records[1:], MetricSpec(name="m", score="x"), seed=0)
     assert none.value is None and none.undefined_reason == "no sample has this score"
+
+
+def test_frame_where_skips_non_matching_records_wherever_they_are() -> None:
+    # The first record is outside the filter; the matching ones after it still count.
+    # Matching ('lo'): 0.2, 0.4, 0.9 -> mean 1.5 / 3 = 0.5, n 3.
+    rows = [(0.7, "hi"), (0.2, "lo"), (0.1, "hi"), (0.4, "lo"), (0.9, "lo")]
+    records = [_rec(i, v, "a", f"k{i}", st) for i, (v, st) in enumerate(rows)]
+    spec = MetricSpec(name="m", score="x", where={"st": "lo"})
+    value = frame(records, spec, seed=0)
+    assert value.n == 3
+    assert value.value == pytest.approx(0.5, abs=1e-12)
+
+
+def test_frame_noise_floor_is_seeded_on_continuous_scores() -> None:
+    # 24 distinct scores: two unseeded null samples of 200 permutations would differ in
+    # their mean almost surely; the frame's seed must make them equal.
+    records = [_rec(i, v, g, f"k{i}", "lo") for i, (v, g) in
+               enumerate(zip(SCORES, GROUPS, strict=True))]  # fmt: skip
+    spec = MetricSpec(name="m", score="x", group_by=["g"], noise_floor=True,
+                      n_permutations=200)  # fmt: skip
+    first = frame(records, spec, seed=3).breakdown("g").noise_floor
+    again = frame(records, spec, seed=3).breakdown("g").noise_floor
+    other = frame(records, spec, seed=4).breakdown("g").noise_floor
+    assert first is not None and other is not None
+    assert first == again
+    assert first.null_mean != other.null_mean
