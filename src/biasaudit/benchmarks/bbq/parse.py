@@ -271,7 +271,7 @@ def parse_strict(reply: str, options: OptionSet, letters: bool = True) -> Parsed
         rest = text[len(first) :].lstrip(" .!?;,")
         if _NEGATED.search(first) or _UNKNOWN.search(first):
             # "The gay man is not HIV positive. The straight man is." -> read what follows
-            following = parse_strict(rest, options, letters=False) if rest else None
+            following = parse_strict(rest, options, letters=letters) if rest else None
             if following and following.outcome == "answered" and following.chosen != lead_option:
                 return following
             return ParsedChoice("unparsed", None)
