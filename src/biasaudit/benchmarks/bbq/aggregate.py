@@ -241,8 +241,7 @@ def _normalization_table(records: Sequence[SampleRecord]) -> Table:
                 for r in records
                 if not r.excluded and r.groups.get("context_condition") == condition
             ]
-            chosen = [r.scores.get(f"chosen_{norm}") for r in members]
-            right = [c == r.data["label"] for c, r in zip(chosen, members, strict=True)]
+            right = [r.scores.get(f"chosen_{norm}") == r.data["label"] for r in members]
             acc = sum(right) / len(right) if right else None
             rows.append([norm, condition, len(members), None if acc is None else round(acc, 4)])
     return Table(

@@ -210,7 +210,7 @@ def _letter_reading(reply: str, text: str, options: OptionSet) -> ParsedChoice |
     if lead == "ambiguous":
         return ParsedChoice("unparsed", None)
     if lead is not None:
-        first_line = _clean(lines[0]) if lines else text
+        first_line = _clean(lines[0])  # text is not empty, so neither is lines
         lead_rest = _lead_letter(first_line)
         rest = lead_rest[1] if isinstance(lead_rest, tuple) else ""
         committed.append((lead[0], rest))
