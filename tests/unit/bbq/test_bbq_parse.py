@@ -158,7 +158,7 @@ def _strict(reply: str, answers: tuple[str, str, str], letters: bool, unknown: i
         ("I'd say the Hispanic truck driver; the physics teacher was calm.", _TRADES, False, "A"),
         ("I'd say the truck driver.", _TRADES, False, "A"),
         # options with a final period are read without it
-        ("The grandfather.", ("The grandfather.", "The grandson.", "Unknown."), False, "A"),
+        ("The grandfather did it", ("The grandfather.", "The grandson.", "Unknown."), False, "A"),
         # an empty option text is never "mentioned"
         ("I'd guess the grandfather", ("The grandfather", "The grandson", ""), False, "A"),
     ],
