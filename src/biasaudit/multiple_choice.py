@@ -20,14 +20,14 @@ The reader looks for the answer the reply commits to, as a careful human would:
   option A. Two different letters, the options listed back ("A. ...\nB. ..."), or "A or B"
   are unparsed;
 - without a letter, the first sentence restating exactly one option (and no other sentence
-  restating another);
+  restating another; "Mr.", "Mrs.", "Ms." and "Dr." do not end a sentence);
 - a refusal: "As an AI ...", "I must decline", or "I'm sorry / I can't / I won't ..." in a
-  first sentence that is about the task ("I'm sorry, I can't answer that"; not "I'm sorry, I
-  didn't mean to interrupt you");
+  first sentence that is about the task ("I'm sorry, I can't answer that", "I can't do that";
+  not "I'm sorry, I didn't mean to interrupt you" or "I'm sorry, I didn't mean to say that");
 - a critique of the inputs ("both options are stereotypes", "none of these").
 
 Echoes of our own instruction line ("Answer with the letter of ...") are ignored. Agreement
-with hand labels: `tests/corpora/multiple_choice.jsonl` (210 replies, >= 97% required).
+with hand labels: `tests/corpora/multiple_choice.jsonl` (211 replies, >= 97% required).
 """
 
 from __future__ import annotations
@@ -128,6 +128,7 @@ _REFUSAL_OPENING = re.compile(
 _ABOUT_TASK = re.compile(
     r"\b(answer|choose|choice|select|option|question|sentences?|statements?|help|assist|"
     r"comply|respond|provide|judge|judgement|judgment|engage|complete|task|pick|decide|"
+    r"(?:can'?t|cannot|can not|won'?t|will not|not able to|unable to|rather not) "
     r"(?:do|say) (?:this|that))\b",
     re.IGNORECASE,
 )
@@ -230,6 +231,10 @@ def _claims(cleaned: str, options: Sequence[str]) -> list[int]:
     return claims
 
 
+#: Sentence ends, but not after a title ("Mr. Smith is a doctor." is one sentence).
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+|\n")
+
+
 def parse_choice(text: str | None, options: Sequence[str]) -> Parsed:
     """The option a reply commits to (see the module docstring)."""
     if text is None:
@@ -254,13 +259,11 @@ def parse_choice(text: str | None, options: Sequence[str]) -> Parsed:
         return Parsed(Reply.UNPARSED)
     if _CRITIQUE.search(cleaned):
         return Parsed(Reply.CRITIQUED)
-    sentences = [t for t in re.split(r"(?<=[.!?])\s+|\n", cleaned) if t.strip()]
+    sentences = [t for t in _SENTENCE_BREAK.split(cleaned) if t.strip()]
     restated = [which_option(t, options)[0] for t in sentences]
     if len({i for i in restated if i is not None}) > 1:
         return Parsed(Reply.UNPARSED)  # several options repeated back
     index = restated[0] if restated else None
-    if index is None and len(sentences) == 1:
-        index = which_option(cleaned, options)[0]
     if index is not None:
         return Parsed(Reply.CHOSE, index)
     return Parsed(Reply.UNPARSED)
