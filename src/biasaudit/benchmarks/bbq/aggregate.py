@@ -158,11 +158,11 @@ def extra_metrics(records: Sequence[SampleRecord], seed: int) -> list[MetricValu
 
 def tables(records: Sequence[SampleRecord], protocol: str) -> dict[str, Table]:
     """Outcome counts per category slice and, for log-likelihood, the normalisation variants."""
-    slices = sorted({r.groups.get("category_slice", "") for r in records})
+    slices = sorted({_slice(r) for r in records})
     outcome_names = ["answered", "unknown", "refused", "unparsed", "error"]
     rows = []
     for s in slices:
-        members = [r for r in records if r.groups.get("category_slice") == s]
+        members = [r for r in records if _slice(r) == s]
         counts = [sum(o == name for r in members for o in r.outcomes) for name in outcome_names]
         rows.append([s, len(members), *counts])
     out = {
@@ -177,6 +177,11 @@ def tables(records: Sequence[SampleRecord], protocol: str) -> dict[str, Table]:
     if protocol == "loglikelihood":
         out["normalization"] = _normalization_table(records)
     return out
+
+
+def _slice(record: SampleRecord) -> str:
+    """The record's category slice; "" for a record without one (its own row, not none)."""
+    return record.groups.get("category_slice", "")
 
 
 def _choice(record: SampleRecord) -> ItemChoice:
@@ -203,7 +208,7 @@ def _slice_table(records: Sequence[SampleRecord], slices: Sequence[str]) -> Tabl
     """The authors' reporting layout (their heatmap): one row per category slice."""
     rows = []
     for s in [*slices, "all"]:
-        members = [r for r in records if s == "all" or r.groups.get("category_slice") == s]
+        members = [r for r in records if s == "all" or _slice(r) == s]
         amb = [_choice(r) for r in members if r.groups.get("context_condition") == "ambig"]
         dis = [_choice(r) for r in members if r.groups.get("context_condition") == "disambig"]
         values = [
@@ -236,8 +241,7 @@ def _normalization_table(records: Sequence[SampleRecord]) -> Table:
                 for r in records
                 if not r.excluded and r.groups.get("context_condition") == condition
             ]
-            chosen = [r.scores.get(f"chosen_{norm}") for r in members]
-            right = [c == r.data["label"] for c, r in zip(chosen, members, strict=True)]
+            right = [r.scores.get(f"chosen_{norm}") == r.data["label"] for r in members]
             acc = sum(right) / len(right) if right else None
             rows.append([norm, condition, len(members), None if acc is None else round(acc, 4)])
     return Table(

@@ -210,7 +210,7 @@ def _letter_reading(reply: str, text: str, options: OptionSet) -> ParsedChoice |
     if lead == "ambiguous":
         return ParsedChoice("unparsed", None)
     if lead is not None:
-        first_line = _clean(lines[0]) if lines else text
+        first_line = _clean(lines[0])  # text is not empty, so neither is lines
         lead_rest = _lead_letter(first_line)
         rest = lead_rest[1] if isinstance(lead_rest, tuple) else ""
         committed.append((lead[0], rest))
@@ -271,7 +271,7 @@ def parse_strict(reply: str, options: OptionSet, letters: bool = True) -> Parsed
         rest = text[len(first) :].lstrip(" .!?;,")
         if _NEGATED.search(first) or _UNKNOWN.search(first):
             # "The gay man is not HIV positive. The straight man is." -> read what follows
-            following = parse_strict(rest, options, letters=False) if rest else None
+            following = parse_strict(rest, options, letters=letters) if rest else None
             if following and following.outcome == "answered" and following.chosen != lead_option:
                 return following
             return ParsedChoice("unparsed", None)

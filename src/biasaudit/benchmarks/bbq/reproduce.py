@@ -8,10 +8,11 @@ as 0, is actually 16"; their bias-score script drops them, line 119).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from biasaudit.analysis import AnalysisResult, Check, Reproduction, reproduction
 from biasaudit.data import DataStore
-from biasaudit.datasets.bbq import BBQ_CATEGORIES, load_bbq_metadata
+from biasaudit.datasets.bbq import BBQ_CATEGORIES, BBQItem, load_bbq_metadata
 from biasaudit.results.schema import Table
 
 #: Parrish et al. 2022, Table 4.
@@ -33,6 +34,11 @@ R_EXCLUDED = 16
 
 def reproduce(store: DataStore) -> AnalysisResult:
     items, metas = load_bbq_metadata(store)
+    return summarise(items, len(metas))
+
+
+def summarise(items: Sequence[BBQItem], n_metadata_rows: int) -> AnalysisResult:
+    """The checks and tables of `reproduce` from the loaded items (and R's metadata row count)."""
     by_category = Counter(i.category for i in items)
     checks = [Check(f"rows {c}", PAPER_COUNTS[c], by_category.get(c, 0)) for c in BBQ_CATEGORIES]
     checks.append(Check("rows total", sum(PAPER_COUNTS.values()), len(items)))
@@ -85,8 +91,8 @@ def reproduce(store: DataStore) -> AnalysisResult:
         checks=checks,
         tables={"targets": table, "excluded": listing},
         notes=[
-            f"{len(metas)} metadata rows for {len(items)} data rows: Gender_identity Q12 has two "
-            "template variants, so R's merge gives those rows two metadata rows (they agree).",
+            f"{n_metadata_rows} metadata rows for {len(items)} data rows: Gender_identity Q12 has "
+            "two template variants, so R's merge gives those rows two metadata rows (they agree).",
             "target_loc is the port of BBQ_results_metadata.R; it is checked on every row against "
             "an independent pandas port in the test suite.",
         ],
