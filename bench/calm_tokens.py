@@ -85,8 +85,10 @@ def main() -> None:
     counts = evaluated_tokens(backend, options, args.limit)
     print(f"plan {options} limit {args.limit}: {counts}"
           f" ({time.process_time() - start:.0f} s to count)")  # fmt: skip
-    print(f"prefix reuse evaluates {counts['tokens'] / counts['tokens_without_reuse']:.1%}"
-          " of the tokens a no-reuse scorer would")
+    print(
+        f"prefix reuse evaluates {counts['tokens'] / counts['tokens_without_reuse']:.1%}"
+        " of the tokens a no-reuse scorer would"
+    )
     for rate in rates:
         hours = counts["tokens"] * rate / 3600
         print(f"projected CPU time at {1000 * rate:.2f} ms/token: {hours:.2f} h (one thread)")
