@@ -133,6 +133,10 @@ def test_strict_hand_cases(reply: str, expected: tuple[str, str | None]) -> None
         ("no no no yes", "bbnli_substring", ("answered", "yes", False)),
         ("no, false, but also yes", "bbnli_token", ("answered", "yes", False)),
         ("Maybe.", "bbnli_substring", ("answered", "no", True)),
+        # the authors' convert_nli_to_bool (hf_inference_api_nlibias.py) splits on " " only:
+        # "Answer:\ntrue" is the single token "answer:\ntrue", so Neutral
+        ("Answer:\ntrue", "bbnli_token", ("answered", "no", True)),
+        ("Answer: true", "bbnli_token", ("answered", "yes", False)),
     ],
 )
 def test_parse_reply_modes(

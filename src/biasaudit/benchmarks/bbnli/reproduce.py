@@ -142,6 +142,10 @@ def _figure4_checks() -> list[Check]:
         )
     final, stats = counterfactual_expansion(generated, {})
     added = sorted(r["hypothesis"] for r in final if r["origin"] == "counterfactual")
+    members: dict[str, dict[str, str]] = {}
+    for r in final:
+        members.setdefault(r["pair_id"], {})[r["stance"]] = r["hypothesis"]
+    pairs = sorted(f"{m.get('pro')} / {m.get('anti')}" for m in members.values())
     return [
         Check("Figure 4: counterfactuals added", 2, stats.get("added", 0)),
         Check("Figure 4: hypotheses after expansion (3 pairs)", 6, len(final)),
@@ -149,6 +153,11 @@ def _figure4_checks() -> list[Check]:
             "Figure 4: added hypotheses (exact text)",
             " | ".join(sorted(paper.FIGURE4_ADDED)),
             " | ".join(added),
+        ),
+        Check(
+            "Figure 4: pairs, pro (Jewish) / anti (Christian) member",
+            " | ".join(sorted(f"{pro} / {anti}" for pro, anti in paper.FIGURE4_PAIRS)),
+            " | ".join(pairs),
         ),
     ]
 
