@@ -295,3 +295,16 @@ def test_member_attribution_without_a_twin() -> None:
     assert member_attribution("anti", E, None) == (0, 1, 0)
     assert member_attribution("pro", N, None) == (0, 0, 0)
     assert member_attribution("anti", N, N) == (0, 0, 0)
+
+
+def test_confusion_counts_repeated_cells() -> None:
+    # three pairs: (E, E) twice and (N, C) once -> confusion E,E = 2, N,C = 1, others 0;
+    # Table 5: error 2 + 2 = 4, pro 1 (N, C); N = 6
+    preds = [
+        Prediction(stance, label, pair)  # type: ignore[arg-type]
+        for pair, s, a in (("a", E, E), ("b", E, E), ("c", N, C))
+        for stance, label in (("pro", s), ("anti", a))
+    ]
+    cf = counterfactual(preds)
+    assert cf.confusion == {cell: {(E, E): 2, (N, C): 1}.get(cell, 0) for cell in PAPER_TABLE5}
+    assert (cf.n, cf.n_pairs, cf.pro, cf.anti, cf.error) == (6, 3, 1, 0, 4)
