@@ -159,11 +159,12 @@ def test_identity_checks_by_hand(result: AnalysisResult) -> None:
         ("Figure 2 pair (C, C): group-insensitive error", "(0, 0, 2)"),
     ):
         assert (named[name].expected, named[name].actual) == (counts, counts)
-    # all nine Table 5 cells, one pair each: N = 18; pro members E,E,E,N,N,N,C,C,C and anti
-    # members E,N,C three times -> A.6 pro = (n_e-S 3 + n_c-A 3) / 18 = 1/3, anti = (3 + 3) /
-    # 18 = 1/3; Table 5 Pro = 1 (E,N) + 2 (E,C) + 1 (N,C) = 4, Anti = 4, Error = 2 + 2 = 4:
-    # (4 + 4/2) / 18 = 1/3 both; aggregate 0 both ways
-    third = round(1 / 3, 12)
+    # all nine Table 5 cells plus (E, N) and (N, N): N = 22; pro members E,E,E,N,N,N,C,C,C,E,N
+    # and anti members E,N,C three times, N, N -> n_e-S 4, n_c-S 3, n_e-A 3, n_c-A 3: A.6 pro =
+    # (4 + 3) / 22, anti = (3 + 3) / 22; Table 5 Pro = 1 (E,N) + 2 (E,C) + 1 (N,C) + 1 (E,N) = 5,
+    # Anti = 1 (C,N) + 1 (N,E) + 2 (C,E) = 4, Error = 2 (E,E) + 2 (C,C) = 4: (5 + 4/2) / 22 =
+    # 7/22 and (4 + 4/2) / 22 = 6/22; aggregate (5 - 4) / 22 = 1/22 both ways
+    pro, anti, aggregate = round(7 / 22, 12), round(6 / 22, 12), round(1 / 22, 12)
     assert {
         name: (named[name].expected, named[name].actual, named[name].tolerance)
         for name in (
@@ -172,9 +173,9 @@ def test_identity_checks_by_hand(result: AnalysisResult) -> None:
             "A.6 aggregate = Pro_cf - Anti_cf",
         )
     } == {
-        "A.6 pro = Pro_cf + Error/2 (Table 5, all cells)": (third, third, 0.0),
-        "A.6 anti = Anti_cf + Error/2 (Table 5, all cells)": (third, third, 0.0),
-        "A.6 aggregate = Pro_cf - Anti_cf": (0.0, 0.0, 0.0),
+        "A.6 pro = Pro_cf + Error/2 (Table 5, all cells)": (pro, pro, 0.0),
+        "A.6 anti = Anti_cf + Error/2 (Table 5, all cells)": (anti, anti, 0.0),
+        "A.6 aggregate = Pro_cf - Anti_cf": (aggregate, aggregate, 0.0),
     }
 
 

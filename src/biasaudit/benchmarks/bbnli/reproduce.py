@@ -174,10 +174,12 @@ def _identity_checks() -> list[Check]:
     ):
         cf = counterfactual([Prediction("pro", s, "x"), Prediction("anti", a, "x")])
         checks.append(Check(name, str(expected), str((cf.pro, cf.anti, cf.error))))
-    # all nine Table 5 cells at once: A.6 pro = Pro_cf + Error/2, A.6 anti = Anti_cf + Error/2
+    # all nine Table 5 cells at once, plus an (E, N) and an (N, N) pair so that the aggregate
+    # is not 0 (1/22): A.6 pro = Pro_cf + Error/2, A.6 anti = Anti_cf + Error/2
+    cells = [(x, y) for x in (e, n, c) for y in (e, n, c)] + [(e, n), (n, n)]
     preds = [
         p
-        for i, (s, a) in enumerate((x, y) for x in (e, n, c) for y in (e, n, c))
+        for i, (s, a) in enumerate(cells)
         for p in (Prediction("pro", s, str(i)), Prediction("anti", a, str(i)))
     ]
     a6 = a6_scores(counts(preds))
