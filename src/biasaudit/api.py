@@ -173,7 +173,7 @@ def evaluate_one(
     # benchmark from the compact per-sample table the runner keeps.
     writer = SamplesWriter(out) if out is not None else None
 
-    def save(run: RunResult, records: list[SampleRecord]) -> None:
+    def save(run: RunResult, records: Sequence[SampleRecord]) -> None:
         if out is not None and writer is not None:
             writer.start()  # a benchmark with no sample still leaves a samples.jsonl
             write_results(out, judge(run, records, names, max_failed_samples))

@@ -162,7 +162,9 @@ class Benchmark(ABC):
         `records` (here and in `extra_metrics` / `tables`) may be compact: a run that streams
         its samples to samples.jsonl keeps each record's groups, data, outcomes, scores and
         exclusion, but not its exchanges (see runner/compact.py). Aggregates read scores,
-        never responses: whatever they need from a response belongs in `scores`.
+        never responses: whatever they need from a response belongs in `scores`. In a run,
+        `records` is also lazy (each record is rebuilt when read, and not kept): iterate it,
+        take columns (lists of scores and labels), and do not index it in a loop.
         """
         specs = self.metric_specs()
         _check_unique(specs, self.name)

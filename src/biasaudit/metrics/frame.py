@@ -13,7 +13,8 @@ Undefined values: the formula functions raise or return None; aggregation report
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -107,20 +108,61 @@ def ci_info(spec: MetricSpec) -> CIInfo:
     )
 
 
-def _labels(records: Sequence[SampleRecord], key: str | None) -> list[str] | None:
-    return None if key is None else [sample_key(r, key) for r in records]
+@dataclass
+class _Columns:
+    """What `frame` reads of the records, taken in one pass (no record is kept).
+
+    `values` and `labels` are over the scored samples (those with a value), in record order;
+    `member_outcomes` is, per breakdown key and group, the outcomes of every chosen sample.
+    """
+
+    values: list[float] = field(default_factory=list)
+    labels: dict[str, list[str]] = field(default_factory=dict)
+    outcomes: list[str] = field(default_factory=list)
+    member_outcomes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    n_chosen: int = 0
+
+
+def _columns(records: Iterable[SampleRecord], spec: MetricSpec) -> _Columns:
+    """Scores, group / cluster / stratum labels and outcomes of the records `spec` counts."""
+    optional = (spec.cluster_by, spec.stratify_by, spec.permute_within)
+    keys = list(dict.fromkeys([*spec.group_by, *(k for k in optional if k is not None)]))
+    cols = _Columns(
+        labels={key: [] for key in keys},
+        member_outcomes={by: {} for by in spec.group_by},
+    )
+    for record in records:
+        if not all(record.groups.get(k) == v for k, v in spec.where.items()):
+            continue
+        cols.n_chosen += 1
+        value = _score(record, spec)
+        outcomes = _outcomes(record, spec, value)
+        cols.outcomes.extend(outcomes)
+        for by in spec.group_by:
+            label = sample_key(record, by)
+            cols.member_outcomes[by].setdefault(label, []).extend(outcomes)
+        if value is None:
+            continue
+        cols.values.append(value)
+        for key in keys:
+            cols.labels[key].append(sample_key(record, key))
+    return cols
 
 
 def _mean_ci(
-    records: Sequence[SampleRecord], values: Sequence[float], spec: MetricSpec, seed: int
+    values: Sequence[float],
+    clusters: Sequence[str] | None,
+    strata: Sequence[str] | None,
+    spec: MetricSpec,
+    seed: int,
 ) -> tuple[float | None, float | None]:
     return bootstrap_ci(
         np.asarray(values, dtype=np.float64),
         seed=seed,
         n_resamples=spec.n_resamples,
         level=spec.level,
-        clusters=_labels(records, spec.cluster_by),
-        strata=_labels(records, spec.stratify_by),
+        clusters=clusters,
+        strata=strata,
     )
 
 
@@ -133,22 +175,24 @@ def _gap_ratio(groups: Sequence[GroupValue]) -> tuple[float | None, float | None
     return gap, ratio
 
 
-def _breakdown(
-    by: str,
-    scored: Sequence[tuple[SampleRecord, float]],
-    members_outcomes: dict[str, list[str]],
-    spec: MetricSpec,
-    seed: int,
-) -> Breakdown:
-    labels = [sample_key(r, by) for r, _ in scored]
+def _subset(labels: list[str] | None, members: Sequence[int]) -> list[str] | None:
+    return None if labels is None else [labels[i] for i in members]
+
+
+def _breakdown(by: str, cols: _Columns, spec: MetricSpec, seed: int) -> Breakdown:
+    labels = cols.labels[by]
+    clusters = cols.labels[spec.cluster_by] if spec.cluster_by else None
+    strata = cols.labels[spec.stratify_by] if spec.stratify_by else None
+    members_outcomes = cols.member_outcomes[by]
     groups: list[GroupValue] = []
     for group in sorted(set(labels) | members_outcomes.keys()):
-        part = [(r, v) for (r, v), label in zip(scored, labels, strict=True) if label == group]
-        low, high = _mean_ci([r for r, _ in part], [v for _, v in part], spec, seed)
+        members = [i for i, label in enumerate(labels) if label == group]
+        part = [cols.values[i] for i in members]
+        low, high = _mean_ci(part, _subset(clusters, members), _subset(strata, members), spec, seed)
         groups.append(
             GroupValue(
                 group=group,
-                value=float(np.mean([v for _, v in part])) if part else None,
+                value=float(np.mean(part)) if part else None,
                 n=len(part),
                 ci_low=low,
                 ci_high=high,
@@ -160,10 +204,10 @@ def _breakdown(
     # Shuffling labels within the very grouping they label changes nothing: no floor there.
     if spec.noise_floor and gap is not None and by != spec.permute_within:
         null = permutation_null(
-            [v for _, v in scored],
+            cols.values,
             labels,
             seed=seed,
-            strata=_labels([r for r, _ in scored], spec.permute_within),
+            strata=cols.labels[spec.permute_within] if spec.permute_within else None,
             n_permutations=spec.n_permutations,
         )
         floor = noise_floor(null, spec.permute_within)
@@ -184,29 +228,27 @@ def noise_floor(null: PermutationNull | None, within: str | None) -> NoiseFloor 
     )
 
 
-def frame(records: Sequence[SampleRecord], spec: MetricSpec, seed: int) -> MetricValue:
+def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> MetricValue:
     """Compute a declared metric over scored sample records.
 
     The value is the mean of the per-sample score over samples that have one; the CI is a
     percentile bootstrap resampling what the spec says (clusters within strata); each
     breakdown gives the per-group means with CIs, max - min gap and min / max ratio, and,
     when asked, the permutation noise floor of that gap.
+
+    `records` is read once, in order (it may be a lazy sequence: runner/compact.py); what
+    the metric needs is taken from each record as columns (scores, labels, outcomes).
     """
-    chosen = [r for r in records if all(r.groups.get(k) == v for k, v in spec.where.items())]
-    values = [_score(r, spec) for r in chosen]
-    scored = [(r, v) for r, v in zip(chosen, values, strict=True) if v is not None]
-    outcomes = [o for r, v in zip(chosen, values, strict=True) for o in _outcomes(r, spec, v)]
-    low, high = _mean_ci([r for r, _ in scored], [v for _, v in scored], spec, seed)
-    breakdowns = []
-    for by in spec.group_by:
-        by_group: dict[str, list[str]] = {}
-        for r, v in zip(chosen, values, strict=True):
-            by_group.setdefault(sample_key(r, by), []).extend(_outcomes(r, spec, v))
-        breakdowns.append(_breakdown(by, scored, by_group, spec, seed))
+    cols = _columns(records, spec)
+    values = cols.values
+    clusters = cols.labels[spec.cluster_by] if spec.cluster_by else None
+    strata = cols.labels[spec.stratify_by] if spec.stratify_by else None
+    low, high = _mean_ci(values, clusters, strata, spec, seed)
+    breakdowns = [_breakdown(by, cols, spec, seed) for by in spec.group_by]
     return MetricValue(
         name=spec.name,
-        value=float(np.mean([v for _, v in scored])) if scored else None,
-        n=len(scored),
+        value=float(np.mean(values)) if values else None,
+        n=len(values),
         ci_low=low,
         ci_high=high,
         ci=ci_info(spec),
@@ -218,15 +260,15 @@ def frame(records: Sequence[SampleRecord], spec: MetricSpec, seed: int) -> Metri
         where=dict(spec.where),
         include_excluded=spec.include_excluded,
         breakdowns=breakdowns,
-        outcome_rates=outcome_rates(outcomes),
-        n_excluded=len(chosen) - len(scored),
-        undefined_reason=None if scored else "no sample has this score",
+        outcome_rates=outcome_rates(cols.outcomes),
+        n_excluded=cols.n_chosen - len(values),
+        undefined_reason=None if values else "no sample has this score",
     )
 
 
 def metric_from_statistic(
     name: str,
-    records: Sequence[SampleRecord],
+    records: Iterable[SampleRecord],
     statistic: Callable[[Sequence[int]], float | None],
     *,
     seed: int,
@@ -247,12 +289,21 @@ def metric_from_statistic(
     The CI resamples indices through the same bootstrap as `frame` (clusters within strata).
     Breakdowns evaluate the statistic on each group's indices (with a CI if `group_ci`).
     Outcome rates are over every outcome of `records` (overall and per group), as `frame`'s.
+    `records` is read once, in order (it may be a lazy sequence).
     """
-    everything = list(range(len(records)))
-    clusters = _labels(records, cluster_by)
-    strata = _labels(records, stratify_by)
+    keys = list(dict.fromkeys([*group_by, *(k for k in (cluster_by, stratify_by) if k)]))
+    labels_of: dict[str, list[str]] = {key: [] for key in keys}
+    outcomes_of: list[list[str]] = []
+    for record in records:
+        outcomes_of.append(record.outcomes)
+        for key in keys:
+            labels_of[key].append(sample_key(record, key))
+    n = len(outcomes_of)
+    everything = list(range(n))
+    clusters = labels_of[cluster_by] if cluster_by else None
+    strata = labels_of[stratify_by] if stratify_by else None
     low, high = bootstrap_index_ci(
-        len(records),
+        n,
         statistic,
         seed=seed,
         n_resamples=n_resamples,
@@ -262,7 +313,7 @@ def metric_from_statistic(
     )
     breakdowns = []
     for by in group_by:
-        labels = [sample_key(r, by) for r in records]
+        labels = labels_of[by]
         groups = []
         for group in sorted(set(labels)):
             members = [i for i in everything if labels[i] == group]
@@ -285,16 +336,16 @@ def metric_from_statistic(
                     n=len(members),
                     ci_low=g_low,
                     ci_high=g_high,
-                    outcome_rates=outcome_rates([o for i in members for o in records[i].outcomes]),
+                    outcome_rates=outcome_rates([o for i in members for o in outcomes_of[i]]),
                 )
             )
         gap, ratio = _gap_ratio(groups)
         breakdowns.append(Breakdown(by=by, groups=groups, gap=gap, ratio=ratio))
-    value = statistic(everything) if records else None
+    value = statistic(everything) if n else None
     return MetricValue(
         name=name,
         value=value,
-        n=len(records),
+        n=n,
         ci_low=low,
         ci_high=high,
         ci=CIInfo(
@@ -310,7 +361,7 @@ def metric_from_statistic(
         statistic=statistic_name,
         reference=reference,
         breakdowns=breakdowns,
-        outcome_rates=outcome_rates([o for r in records for o in r.outcomes]),
+        outcome_rates=outcome_rates([o for outcomes in outcomes_of for o in outcomes]),
         n_excluded=n_excluded,
         undefined_reason=None if value is not None else "the statistic is undefined here",
     )

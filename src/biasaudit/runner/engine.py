@@ -18,6 +18,7 @@ from biasaudit.errors import RunError
 from biasaudit.models import load_backend
 from biasaudit.results.schema import RunResult, SampleRecord, ToolkitInfo
 from biasaudit.runner.cache import open_cache
+from biasaudit.runner.compact import ChainedRecords
 from biasaudit.runner.runner import (
     RunConfig,
     check_capabilities,
@@ -27,7 +28,7 @@ from biasaudit.runner.runner import (
 )
 
 #: Called after each benchmark finishes with the run so far and all its records.
-OnProgress = Callable[[RunResult, list[SampleRecord]], None]
+OnProgress = Callable[[RunResult, Sequence[SampleRecord]], None]
 #: Called with each finished sample's full record, in order (benchmark by benchmark).
 OnRecord = Callable[[SampleRecord], None]
 
@@ -42,12 +43,13 @@ def execute(
     use_cache: bool = True,
     on_progress: OnProgress | None = None,
     on_record: OnRecord | None = None,
-) -> tuple[RunResult, list[SampleRecord]]:
+) -> tuple[RunResult, Sequence[SampleRecord]]:
     """Run `benchmarks` on one model; capabilities of all are checked before any request.
 
     With `on_record`, every full record is handed to it as its sample finishes (samples.jsonl
     is written from it) and the records returned and given to `on_progress` are compact
-    (no exchanges but a failed one; see runner/compact.py); without, they are full.
+    (no exchanges but a failed one; a lazy sequence, see runner/compact.py); without, they
+    are full records in a list.
     """
     backend = load_backend(model, model_args)
     cache = open_cache(cache_path, use_cache)
@@ -67,17 +69,25 @@ def execute(
             shard=f"{shard[0]}/{shard[1]}" if shard else None,
             benchmarks=[],
         )
-        records: list[SampleRecord] = []
+        parts: list[Sequence[SampleRecord]] = []
         for bench in benchmarks:
             result, bench_records = run_benchmark(bench, backend, cache, config, on_record)
             run.benchmarks.append(result)
-            records.extend(bench_records)
+            parts.append(bench_records)
             if on_progress is not None:
-                on_progress(run, records)
-        return run, records
+                on_progress(run, _joined(parts))
+        return run, _joined(parts)
     finally:
         cache.close()
         backend.close()
+
+
+def _joined(parts: list[Sequence[SampleRecord]]) -> Sequence[SampleRecord]:
+    """The records of all benchmarks so far, in order: a list of full records, or a lazy
+    concatenation when any part is compact (so that it is not built all at once)."""
+    if all(isinstance(part, list) for part in parts):
+        return [record for part in parts for record in part]
+    return ChainedRecords(parts)
 
 
 def run_one(
@@ -94,9 +104,10 @@ def run_one(
 ) -> tuple[RunResult, list[SampleRecord]]:
     """One benchmark or job on one model (what `Context.run` gives an analysis)."""
     config = RunConfig(seed=seed, batch_size=batch_size, limit=limit, progress=progress)
-    return execute(
+    run, records = execute(
         [benchmark], model, model_args, config=config, cache_path=cache_path, use_cache=use_cache
     )
+    return run, list(records)  # full records (no `on_record`): already a list
 
 
 def score_offline(job: Benchmark, *, seed: int = 0) -> tuple[Aggregate, list[SampleRecord]]:

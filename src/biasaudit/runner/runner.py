@@ -84,10 +84,13 @@ def model_info(spec: str, backend: Backend) -> ModelInfo:
     )
 
 
-def hash_sample_hashes(sample_hashes: Sequence[str]) -> str:
-    """sha256 over the sorted per-sample hashes: equal values mean the same samples."""
-    joined = "\n".join(sorted(sample_hashes))
-    return hashlib.sha256(joined.encode()).hexdigest()
+def hash_sample_hashes(sample_hashes: Iterable[str]) -> str:
+    """sha256 over the sorted per-sample hashes joined by newlines: equal values mean the
+    same samples (fed hash by hash: the joined text is never built)."""
+    digest = hashlib.sha256()
+    for index, sample_hash in enumerate(sorted(sample_hashes)):
+        digest.update(f"\n{sample_hash}".encode() if index else sample_hash.encode())
+    return digest.hexdigest()
 
 
 class _Resolver:
@@ -159,14 +162,15 @@ def run_benchmark(
     cache: Cache,
     config: RunConfig,
     on_record: Callable[[SampleRecord], None] | None = None,
-) -> tuple[BenchmarkResult, list[SampleRecord]]:
+) -> tuple[BenchmarkResult, Sequence[SampleRecord]]:
     """Run every selected sample to completion, scoring each as it finishes; aggregate.
 
     Each finished sample's full record goes to `on_record` in sample order (the stream that
-    becomes samples.jsonl). The returned records are those full records when `on_record` is
-    None; otherwise compact ones (`CompactTable`: no exchanges but the first failed one),
-    which is all `aggregate` and the run status need, so a run's memory does not grow with
-    its prompts and responses.
+    becomes samples.jsonl). The returned records are those full records (a list) when
+    `on_record` is None; otherwise compact ones (`CompactRecords`: no exchanges but the
+    first failed one, built from a small pickled row each time they are read), which is all
+    `aggregate` and the run status need, so a run's memory does not grow with its prompts
+    and responses, nor with one live object per record.
     """
     started = time.perf_counter()
     source = benchmark.iter_samples()
@@ -208,9 +212,8 @@ def run_benchmark(
     finally:
         if bar is not None:
             bar.close()
-    if on_record is not None:
-        records = table.records()
-    aggregate = benchmark.aggregate(records, config.seed)
+    kept: Sequence[SampleRecord] = records if on_record is None else table.records()
+    aggregate = benchmark.aggregate(kept, config.seed)
     result = BenchmarkResult(
         benchmark=benchmark.name,
         version=benchmark.version,
@@ -221,9 +224,9 @@ def run_benchmark(
         ]
         + user_files,
         prompt_template_ids=benchmark.prompt_template_ids(),
-        n_samples=len(records),
-        n_excluded=sum(1 for r in records if r.excluded),
-        samples_hash=hash_sample_hashes([r.sample_hash for r in records]),
+        n_samples=len(kept),
+        n_excluded=sum(1 for r in kept if r.excluded),
+        samples_hash=hash_sample_hashes(r.sample_hash for r in kept),
         metrics=aggregate.metrics,
         tables=aggregate.tables,
         requests_sent=resolver.counters.sent,
@@ -231,7 +234,7 @@ def run_benchmark(
         requests_failed=resolver.counters.failed,
         wall_time_s=round(time.perf_counter() - started, 3),
     )
-    return result, records
+    return result, kept
 
 
 def score_record(benchmark: Benchmark, sample: Sample, exchanges: list[Exchange]) -> SampleRecord:

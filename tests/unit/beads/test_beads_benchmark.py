@@ -154,6 +154,19 @@ def test_fill_ties_and_unmapped_are_excluded(store: DataStore) -> None:
     ]
 
 
+def test_fill_of_only_the_templates_next_word_is_unparsed(store: DataStore) -> None:
+    # a reply that repeats the word after the slot ("manager") names no group; it once became
+    # an answered empty fill counted under a group named "answered"
+    bench = _bench(store, task="fill", samples=2)
+
+    def reply(sample: Sample, i: int) -> Response:
+        return _text(sample.data["template"].split("[demographic_placeholder]")[1].split()[0])
+
+    [record] = _records(bench, reply, limit=1)
+    assert record.outcomes == ["unparsed", "unparsed"]
+    assert record.excluded and record.exclusion_reason == "fill not mapped to a group (unparsed)"
+
+
 def test_spans(store: DataStore) -> None:
     bench = _bench(store, task="spans")
     replies = iter(['["overreacting", "bossy managers"] → Bias', '["cannot handle"]', "Hmm"])

@@ -33,6 +33,17 @@ def _fill(row: dict[str, str]) -> Parsed:
     return Parsed(parsed.outcome, map_fill(parsed.value) if parsed.value else None)
 
 
+#: The disagreements listed in docs/benchmarks/beads.md ("Parsers"), reply by reply: any other
+#: misread reply fails the test (the >= 97% rate alone lets a few misreadings through).
+DOCUMENTED_MISSES: dict[str, set[str]] = {
+    "beads_label.jsonl": set(),
+    "beads_agreement.jsonl": {"I agree wholeheartedly.", "I agree, this is true."},
+    "beads_fill.jsonl": {
+        "The CEO of the company is a woman.",
+        "The female manager was irritatingly bossy.",
+    },
+}
+
 PARSERS: dict[str, Callable[[dict[str, str]], Parsed]] = {
     "beads_label.jsonl": lambda row: parse_label(row["reply"]),
     "beads_agreement.jsonl": lambda row: parse_agreement(row["reply"]),
@@ -52,6 +63,7 @@ def test_parser_agrees_with_human_labels(name: str) -> None:
             misses.append((row["reply"][:80], row["outcome"], row["value"], parsed))
     agreement = 1 - len(misses) / len(rows)
     assert agreement >= 0.97, misses
+    assert {miss[0] for miss in misses} == DOCUMENTED_MISSES[name], misses
     outcomes = {r["outcome"] for r in rows}
     assert {"answered", "unparsed", "refused"} <= outcomes
     for row in rows:  # the line format shared with tests/corpora/*.jsonl of other benchmarks

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.unit.calm.calm_oracle import naive_calm_ci
 
 from biasaudit.benchmarks.calm.metrics import (
     bootstrap_calm_ci,
@@ -107,38 +108,6 @@ def test_released_discard_rules_at_their_boundaries() -> None:
     assert not repo_discard_dataset([], 0.95)
 
 
-def _naive_calm_ci(table, seed, n_resamples=1000, level=0.95):  # type: ignore[no-untyped-def]
-    """The documented cluster bootstrap as a plain loop: per resample, each task (in order of
-    first appearance) draws as many templates as it has, with replacement; each attribute
-    averages its task means over the drawn templates it has; CALM is the attribute mean."""
-    import numpy as np
-
-    tasks: dict[str, list[str]] = {}
-    for by_task in table.values():
-        for task, templates in by_task.items():
-            for t in templates:
-                if t not in tasks.setdefault(task, []):
-                    tasks[task].append(t)
-    rng = np.random.default_rng(seed)
-    stats = []
-    for _ in range(n_resamples):
-        drawn = {}
-        for task, ids in tasks.items():
-            drawn[task] = [ids[i] for i in rng.integers(0, len(ids), len(ids))]
-        per_attribute = []
-        for by_task in table.values():
-            means = []
-            for task, templates in by_task.items():
-                values = [templates[t] for t in drawn[task] if t in templates]
-                if values:
-                    means.append(sum(values) / len(values))
-            if means:
-                per_attribute.append(sum(means) / len(means))
-        stats.append(sum(per_attribute) / len(per_attribute))
-    a = (1 - level) / 2
-    return tuple(float(q) for q in np.quantile(stats, [a, 1 - a]))
-
-
 def test_bootstrap_calm_ci_equals_the_naive_loop() -> None:
     qa = {f"t{i}": float((i * 37) % 41) for i in range(9)}  # irregular template biases
     nli = {f"n{i}": float((i * 23) % 29) for i in range(7)}
@@ -147,13 +116,13 @@ def test_bootstrap_calm_ci_equals_the_naive_loop() -> None:
         "race": {"qa": {k: v / 2 for k, v in qa.items() if k != "t4"}, "nli": nli},
     }
     got = bootstrap_calm_ci(table, seed=5, n_resamples=300, level=0.8)
-    assert got == pytest.approx(_naive_calm_ci(table, 5, 300, 0.8), abs=1e-12)
+    assert got == pytest.approx(naive_calm_ci(table, 5, 300, 0.8), abs=1e-12)
     default = bootstrap_calm_ci(table, seed=5)  # 1000 resamples at 95 %
-    assert default == pytest.approx(_naive_calm_ci(table, 5), abs=1e-12)
-    assert _naive_calm_ci(table, 5, 1001) != pytest.approx(default, abs=1e-12)
+    assert default == pytest.approx(naive_calm_ci(table, 5), abs=1e-12)
+    assert naive_calm_ci(table, 5, 1001) != pytest.approx(default, abs=1e-12)
     # one task with exactly two templates is enough for an interval
     two = {"gender": {"qa": {"t0": 10.0, "t1": 30.0}}}
     low, high = bootstrap_calm_ci(two, seed=0, n_resamples=2)
-    assert (low, high) == pytest.approx(_naive_calm_ci(two, 0, 2), abs=1e-12)
+    assert (low, high) == pytest.approx(naive_calm_ci(two, 0, 2), abs=1e-12)
     # a single resample is no interval
     assert bootstrap_calm_ci(two, seed=0, n_resamples=1) == (None, None)

@@ -67,6 +67,27 @@ def test_reference_ed_equals_authors_code_on_hand_cases(
     assert m.edit_distance(template, generation, "reference") == expected
 
 
+# Where the LCS backtracking stops (either list exhausted) and how its table starts decide
+# these; the expected values are the authors' code's (found by a random search over short
+# token lists comparing it with variants of our `_lcs`). In (2) the authors' walk charges
+# nothing: the last step finds "b" again right after the first.
+EDGES = [
+    ("___ ___ b a", "a b b c", 5),
+    ("b", "b b c a", 0),
+    ("a c ___ b", "c a", 2),
+]
+
+
+@needs_data
+@pytest.mark.parametrize(("template", "generation", "expected"), EDGES)
+def test_reference_ed_equals_authors_code_where_the_backtracking_ends(
+    template: str, generation: str, expected: int
+) -> None:
+    authors = _authors()
+    assert authors(template.split(" "), generation.split(" ")) == expected
+    assert m.edit_distance(template, generation, "reference") == expected
+
+
 def test_dp_lets_a_blank_swallow_appended_text_and_reference_does_not() -> None:
     # Hand count for the DP: match The/women/at/the, delete office/are/arrogant. (3), and
     # insert everything after the second "the" into its blank for free: 3 (audit H1).

@@ -288,7 +288,7 @@ def _trim(fill: str, before: str, after: str) -> str:
     nxt = after.split()[:1]
     if words and nxt and words[-1].lower().strip(".,!") == nxt[0].lower().strip(".,!"):
         words = words[:-1]
-    if words and prev and words[0].lower() == prev[0].lower() and len(words) > 1:
+    if words and prev and words[0].lower() == prev[0].lower():
         words = words[1:]
     return " ".join(words)
 
@@ -297,8 +297,10 @@ def parse_fill(text: str, template: str, slot: str) -> Parsed:
     """The words a reply put into `template` at `slot` (``answered`` with them).
 
     In order: the template restated with the slot filled; a refusal; "the term is X" on the
-    first line; a short answer of at most three words that is not a sentence. Echoes of the
-    placeholder, sentences that drop or rewrite the slot, and anything else are unparsed.
+    first line; a short answer of at most three words that is not a sentence (without the
+    template's words around the slot). Echoes of the placeholder, replies that are only the
+    template's own words ("The", "manager"), sentences that drop or rewrite the slot, and
+    anything else are unparsed.
     """
     cleaned = re.sub(r"[*`\"“”‘’]", "", text).strip()
     cleaned = re.sub(r"^(?:sentence|answer|filled sentence)\s*:\s*", "", cleaned, flags=re.I)
@@ -327,7 +329,9 @@ def parse_fill(text: str, template: str, slot: str) -> Parsed:
         and not _unfilled(short)
         and not re.search(r"\b(is|are|was|were|be|been)\b", short, re.IGNORECASE)
     ):
-        return Parsed(ANSWERED, _trim(short, before, after))
+        fill = _trim(short, before, after)
+        if fill:  # "The" / "manager": only the template's own words around the slot
+            return Parsed(ANSWERED, fill)
     return Parsed(UNPARSED)
 
 

@@ -295,13 +295,13 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
     both = re.search(r"\b([a-e])\s+(?:or|and)\s+([a-e])\b", out)
     if both and both.group(1) != both.group(2):
         return None
+    if len(set(letter_words)) > 1 and len(letter_words) == len(out.split()):
+        return None  # only letters, several of them ("A, B, C"): the choices echoed
     alone = _LETTER_ALONE.match(first)
     if alone and alone.group(1).upper() in letters:
-        token = alone.group(1)
-        # a leading lowercase/uppercase "a" followed by more words is an article
-        rest = first[alone.end() :].strip()
-        if not (token.lower() == "a" and rest and first[alone.end() - 1] not in ").:]"):
-            return token.upper()
+        # a letter alone or closed by punctuation ("A", "(B)", "C:", "**A**", "A, I guess");
+        # the article "A" is followed by a space and a word, which this pattern excludes
+        return alone.group(1).upper()
     stated = _LETTER_STATED.search(first)
     if stated and stated.group(1).upper() in letters:
         return stated.group(1).upper()

@@ -10,6 +10,7 @@ and the aggregation rule of Table 8.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from biasaudit.analysis import Check, Reproduction, reproduction
 from biasaudit.benchmarks.calm import data as d
@@ -17,6 +18,7 @@ from biasaudit.benchmarks.calm.generate import Instance, iter_split
 from biasaudit.benchmarks.calm.metrics import template_bias
 from biasaudit.benchmarks.calm.names import (
     RELEASED_SEEDS,
+    NameSet,
     gender_names,
     pool_overlaps,
     race_names,
@@ -108,78 +110,145 @@ def _gold_text(instance: Instance) -> str:
     return repr(list(gold)) if isinstance(gold, tuple) else gold
 
 
-def reproduce(store: DataStore) -> Reproduction:
-    result = Reproduction(benchmark="calm", source="github.com/vipulgupta1011/CALM @ c56e5c7")
-    name_sets = {"gender": gender_names(store), "race": race_names(store)}
-    rows: list[list[object]] = []
+@dataclass(frozen=True)
+class SplitComparison:
+    """One (task, attribute) split generated with the released configuration and compared
+    with the released prompts (zip) and the gt CSV, prompt by prompt."""
+
+    task: str
+    attribute: str
+    templates: int
+    generated: int
+    released: int
+    gt_rows: int
+    identical: int
+    gold_equal: int
+    #: group -> the distinct names its generated prompts use
+    names: dict[str, set[str]]
+
+    @property
+    def name(self) -> str:
+        return f"{self.task}_{self.attribute}"
+
+
+def compare_split(
+    task: str,
+    attribute: str,
+    templates: list[d.Template],
+    names: NameSet,
+    released: list[dict[str, str]],
+    gt: list[d.GtRow],
+) -> SplitComparison:
+    """Generate one split as the authors did (50 names per group and template, their seed)
+    and count the prompts and golds equal to the released ones."""
+    split = list(
+        iter_split(
+            templates,
+            names,
+            per_group=50,
+            mode="released",
+            seed=RELEASED_SEEDS[(attribute, task)],
+        )
+    )
+    golds = sum(
+        1
+        for i, g in zip(split, gt, strict=False)
+        if (_gold_text(i), i.group) == (g.answer, g.group)
+    )
+    used: dict[str, set[str]] = {}
+    for instance in split:
+        used.setdefault(instance.group, set()).add(instance.name)
+    return SplitComparison(
+        task=task,
+        attribute=attribute,
+        templates=len(templates),
+        generated=len(split),
+        released=len(released),
+        gt_rows=len(gt),
+        identical=_identical(split, released, attribute),
+        gold_equal=golds,
+        names=used,
+    )
+
+
+def _split_checks(split: SplitComparison) -> list[Check]:
+    expected = EXPECTED_SPLITS[(split.task, split.attribute)]
+    return [
+        Check(f"prompts {split.name}", expected, split.generated),
+        Check(f"released rows {split.name}", expected, split.released),
+        Check(f"identical prompts {split.name}", expected, split.identical),
+        Check(f"golds equal gt {split.name}", expected, split.gold_equal),
+    ]
+
+
+def _name_checks(splits: list[SplitComparison], name_sets: list[NameSet]) -> list[Check]:
     distinct: dict[str, set[str]] = {}
-    total = 0
-    template_counts: dict[str, int] = {}
-    for task in d.TASKS:
-        gt = {a: d.load_gt(store, task, a) for a in ("gender", "race")}
-        templates = d.load_templates(store, task, gt["gender"])
-        template_counts[task] = len(templates)
-        for source, n in Counter(t.source_dataset for t in templates).items():
-            expected = d.EXPECTED_COUNTS[task][source]
-            result.checks.append(Check(f"templates {task}/{source}", expected, n))
-        for attribute in ("gender", "race"):
-            split = list(
-                iter_split(
-                    templates,
-                    name_sets[attribute],
-                    per_group=50,
-                    mode="released",
-                    seed=RELEASED_SEEDS[(attribute, task)],
-                )
-            )
-            released = d.load_released(store, task, attribute)
-            same = _identical(split, released, attribute)
-            golds = sum(
-                1
-                for i, g in zip(split, gt[attribute], strict=False)
-                if (_gold_text(i), i.group) == (g.answer, g.group)
-            )
-            for instance in split:
-                distinct.setdefault(instance.group, set()).add(instance.name)
-            name = f"{task}_{attribute}"
-            expected = EXPECTED_SPLITS[(task, attribute)]
-            result.checks.append(Check(f"prompts {name}", expected, len(split)))
-            result.checks.append(Check(f"released rows {name}", expected, len(released)))
-            result.checks.append(Check(f"identical prompts {name}", expected, same))
-            result.checks.append(Check(f"golds equal gt {name}", expected, golds))
-            rows.append(
-                [name, len(templates), len(split), len(released), len(gt[attribute]), same, golds]
-            )
-            total += len(split)
-    result.checks.append(Check("templates in all", 224, sum(template_counts.values())))
-    result.checks.append(Check("prompts in all", 78_400, total))
-    for group, expected in EXPECTED_DISTINCT.items():
-        result.checks.append(
-            Check(f"distinct {group} names", expected, len(distinct.get(group, set())))
-        )
-    overlaps = pool_overlaps(list(name_sets.values()))
-    for group, expected in EXPECTED_OVERLAP.items():
-        result.checks.append(
-            Check(f"{group} names also in a gender pool", expected, overlaps[group])
-        )
-    result.tables["name_overlap"] = Table(
+    for split in splits:
+        for group, used in split.names.items():
+            distinct.setdefault(group, set()).update(used)
+    checks = [
+        Check(f"distinct {group} names", expected, len(distinct.get(group, set())))
+        for group, expected in EXPECTED_DISTINCT.items()
+    ]
+    overlaps = pool_overlaps(name_sets)
+    checks += [
+        Check(f"{group} names also in a gender pool", expected, overlaps[group])
+        for group, expected in EXPECTED_OVERLAP.items()
+    ]
+    return checks
+
+
+def _overlap_table(name_sets: list[NameSet]) -> Table:
+    overlaps = pool_overlaps(name_sets)
+    return Table(
         description="names of each pool that also occur in a pool of the other attribute",
         columns=["group", "pool_size", "overlapping"],
         rows=[
             [f"{s.attribute}/{g.label}", len(g.pool), overlaps[f"{s.attribute}/{g.label}"]]
-            for s in name_sets.values()
+            for s in name_sets
             for g in s.groups
         ],
     )
+
+
+def _paper_checks() -> tuple[list[Check], str]:
+    """Table 7's template-1 arithmetic and Table 8's aggregation rule; the note names the
+    Table 8 rows that do not follow it."""
     accs = [0.94, 0.78, 0.56]
-    result.checks.append(
-        Check("Table 7 template 1, repo bias", 38.0, template_bias(accs, 0.76, "repo"), 1e-9)
-    )
-    result.checks.append(
-        Check("Table 7 template 1, Eq. 1 bias", 50.0, template_bias(accs, 0.76, "paper"), 1e-9)
-    )
     consistent = [m for m, row in TABLE8.items() if table8_consistent(row)]
-    result.checks.append(Check("Table 8 rows following the aggregation rule", 17, len(consistent)))
+    checks = [
+        Check("Table 7 template 1, repo bias", 38.0, template_bias(accs, 0.76, "repo"), 1e-9),
+        Check("Table 7 template 1, Eq. 1 bias", 50.0, template_bias(accs, 0.76, "paper"), 1e-9),
+        Check("Table 8 rows following the aggregation rule", 17, len(consistent)),
+    ]
+    inconsistent = sorted(set(TABLE8) - set(consistent))
+    return checks, f"Table 8 rows not following the rule: {', '.join(inconsistent)}"
+
+
+def assemble(
+    template_counts: dict[str, Counter[str]],
+    splits: list[SplitComparison],
+    name_sets: list[NameSet],
+) -> Reproduction:
+    """The checks, tables and notes of `reproduce calm` from the per-task template counts
+    (source dataset -> templates) and the compared splits (task-major order)."""
+    result = Reproduction(benchmark="calm", source="github.com/vipulgupta1011/CALM @ c56e5c7")
+    for task, counts in template_counts.items():
+        for source, n in counts.items():
+            result.checks.append(
+                Check(f"templates {task}/{source}", d.EXPECTED_COUNTS[task][source], n)
+            )
+        for split in splits:
+            if split.task == task:
+                result.checks.extend(_split_checks(split))
+    result.checks.append(
+        Check("templates in all", 224, sum(c.total() for c in template_counts.values()))
+    )
+    result.checks.append(Check("prompts in all", 78_400, sum(s.generated for s in splits)))
+    result.checks.extend(_name_checks(splits, name_sets))
+    result.tables["name_overlap"] = _overlap_table(name_sets)
+    paper, note = _paper_checks()
+    result.checks.extend(paper)
     result.tables["splits"] = Table(
         description="prompts per split: generated, released (zip), gt rows, identical "
         "prompts and golds equal to the gt CSV",
@@ -192,11 +261,28 @@ def reproduce(store: DataStore) -> Reproduction:
             "identical",
             "gold_equal",
         ],
-        rows=rows,
+        rows=[
+            [s.name, s.templates, s.generated, s.released, s.gt_rows, s.identical, s.gold_equal]
+            for s in splits
+        ],
     )
-    inconsistent = sorted(set(TABLE8) - set(consistent))
-    result.notes.append(f"Table 8 rows not following the rule: {', '.join(inconsistent)}")
+    result.notes.append(note)
     return result
+
+
+def reproduce(store: DataStore) -> Reproduction:
+    """Load the released files, compare every split, assemble the checks."""
+    name_sets = {"gender": gender_names(store), "race": race_names(store)}
+    template_counts: dict[str, Counter[str]] = {}
+    splits: list[SplitComparison] = []
+    for task in d.TASKS:
+        gt = {a: d.load_gt(store, task, a) for a in name_sets}
+        templates = d.load_templates(store, task, gt["gender"])
+        template_counts[task] = Counter(t.source_dataset for t in templates)
+        for attribute, names in name_sets.items():
+            released = d.load_released(store, task, attribute)
+            splits.append(compare_split(task, attribute, templates, names, released, gt[attribute]))
+    return assemble(template_counts, splits, list(name_sets.values()))
 
 
 #: `biasaudit reproduce calm` / `biasaudit calm reproduce`.

@@ -35,9 +35,10 @@ Baseline = Literal["pooled", "attribute"]
 DegenerateRule = Literal["most_common", "repo"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoredPrompt:
-    """What scoring needs of one answered prompt (in generation order)."""
+    """What scoring needs of one answered prompt (in generation order). One per prompt of
+    the run: slots keep it small (its strings are shared between prompts)."""
 
     task: str
     attribute: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -33,8 +33,13 @@ FORMULA_TEXT = {
 }
 
 
-def scored_prompts(records: Sequence[SampleRecord]) -> list[ScoredPrompt]:
-    """The records that were scored (failed requests are excluded), in run order."""
+def scored_prompts(records: Iterable[SampleRecord]) -> list[ScoredPrompt]:
+    """The records that were scored (failed requests are excluded), in run order.
+
+    `records` is read once (it may be a lazy sequence: runner/compact.py); equal labels
+    share one string, so the list costs a small object per prompt.
+    """
+    shared: dict[str, str] = {}
     return [
         ScoredPrompt(
             task=r.data["task"],
@@ -45,11 +50,15 @@ def scored_prompts(records: Sequence[SampleRecord]) -> list[ScoredPrompt]:
             name=r.data["name"],
             correct=bool(r.scores.get("correct")),
             output=r.scores.get("output"),
-            gold=gold_choice(r.data["kind"], r.data["gold"]).lower(),
+            gold=_shared(shared, gold_choice(r.data["kind"], r.data["gold"]).lower()),
         )
         for r in records
         if not r.excluded
     ]
+
+
+def _shared(strings: dict[str, str], value: str) -> str:
+    return strings.setdefault(value, value)
 
 
 def _calm_group(
@@ -241,7 +250,7 @@ def tables(prompts: Sequence[ScoredPrompt], scores: CalmScores) -> dict[str, Tab
 
 
 def summarize(
-    records: Sequence[SampleRecord],
+    records: Iterable[SampleRecord],
     options: ScoringOptions,
     seed: int,
     n_resamples: int,

@@ -94,7 +94,6 @@ def aggregate_rows(
     rows: Sequence[Row], *, seed: int, scorer: str, flag_threshold: float | None = None
 ) -> Aggregate:
     groups = [r.group for r in rows] if rows and all(r.group for r in rows) else None
-    group_by = "source" if groups else None
     scores = [r.cobias for r in rows]
     cvs = [r.cv for r in rows]
     scored = [r for r in rows if r.cobias is not None]
@@ -105,7 +104,7 @@ def aggregate_rows(
             scores,
             groups,
             seed=seed,
-            group_by=group_by,
+            group_by="source",
             score_key="cobias",
             description=f"dataset COBIAS: mean of Eq. 3 over statements ({scorer}). "
             + DIRECTION_NOTE,
@@ -116,7 +115,7 @@ def aggregate_rows(
             cvs,
             groups,
             seed=seed,
-            group_by=group_by,
+            group_by="source",
             score_key="cv",
             description=f"mean context variance, Eq. 2 ({scorer})",
         ),
@@ -171,9 +170,7 @@ def aggregate_rows(
         metric_list.append(
             _value_metric("spearman_human_p", human.p, human.n, "p-value of spearman_human")
         )
-    excluded = Counter(
-        (r.exclusion_reason or "").split(":", 1)[0] for r in rows if r.exclusion_reason
-    )
+    excluded = Counter(r.exclusion_reason.partition(":")[0] for r in rows if r.exclusion_reason)
     tables = {
         "statements": Table(
             description=f"per-statement COBIAS and cv ({scorer})",

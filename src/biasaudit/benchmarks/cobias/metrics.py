@@ -114,7 +114,8 @@ def summarize(scores: Sequence[float]) -> Summary:
 
 
 def _tokens(text: str, mode: EdMode) -> list[str]:
-    if mode in ("reference", "dp"):
+    """Tokens of the DP modes (`reference` splits in `edit_distance` and never gets here)."""
+    if mode == "dp":
         # The authors split on a single space and compare exactly, so punctuation stays
         # attached and "___." is a word, not a blank.
         return text.split(" ")
@@ -210,9 +211,9 @@ def _dp_edit_distance(template: str, generation: str, mode: EdMode) -> int:
     for i in range(len(base) + 1):
         insert_cost = 0 if slots[i] else 1
         for j in range(len(gen) + 1):
+            # final here and finite: row i's cells are reached by deletions from row i - 1
+            # and by insertions from the cell before
             here = dp[i][j]
-            if here == inf:
-                continue
             if j < len(gen) and here + insert_cost < dp[i][j + 1]:
                 dp[i][j + 1] = here + insert_cost
             if i < len(base):
