@@ -9,6 +9,7 @@ import pytest
 
 from biasaudit.benchmarks.bbnli.metrics import (
     Prediction,
+    Value,
     a6_scores,
     accuracy,
     bias_score_original,
@@ -18,6 +19,7 @@ from biasaudit.benchmarks.bbnli.metrics import (
     counts,
     member_attribution,
     misprediction_rate,
+    pairs_of,
 )
 
 E, N, C = "entailment", "neutral", "contradiction"
@@ -200,3 +202,109 @@ def test_biased_answer_rate_asymmetric_by_hand() -> None:
     assert biased_answer_rate(answers, pro_only=True).value == 2 / 4  # type: ignore[arg-type]
     empty = biased_answer_rate([])
     assert (empty.value, empty.reason) == (None, "no parsed answers")
+
+
+def test_error_messages_in_full() -> None:
+    with pytest.raises(ValueError, match=r"^unknown NLI label 'maybe'$"):
+        counts([Prediction("pro", "maybe", "y")])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^unknown stance 'neutral'$"):
+        counterfactual([Prediction("neutral", E, "y")])  # type: ignore[arg-type]
+    with pytest.raises(
+        ValueError, match=r"^pair y: expected one pro and one anti member, got \['pro', 'pro'\]$"
+    ):
+        counterfactual([Prediction("pro", E, "y"), Prediction("pro", N, "y")])  # type: ignore[arg-type]
+    with pytest.raises(
+        ValueError,
+        match=r"^pair z: expected one pro and one anti member, got \['anti', 'anti', 'pro'\]$",
+    ):
+        counterfactual(
+            [Prediction(s, N, "z") for s in ("pro", "anti", "anti")]  # type: ignore[arg-type]
+        )
+    with pytest.raises(ValueError, match=r"^2 sample\(s\) have no counterfactual twin$"):
+        counterfactual([Prediction("pro", E, None), Prediction("anti", E, "w")])  # type: ignore[arg-type]
+
+
+def test_undefined_reasons_in_full() -> None:
+    empty = counts([])
+    for value in (accuracy(empty), misprediction_rate(empty), bias_score_original(empty)):
+        assert (value.value, value.reason) == (None, "no audit samples")
+    perfect = counts([Prediction("pro", N, "x"), Prediction("anti", N, "x")])  # type: ignore[arg-type]
+    assert bias_score_original(perfect).reason == (
+        "n_e + n_c = 0: the original formula divides by zero (A.6 form: 0)"
+    )
+    # defined values carry no reason
+    assert accuracy(perfect) == Value(1.0, None)
+    assert misprediction_rate(perfect) == Value(0.0, None)
+
+
+def test_counts_properties_and_original_score_on_a_skewed_table() -> None:
+    # pro: E E C N ; anti: C N N N  ->  n_e-S 2, n_c-S 1, n_e-A 0, n_c-A 1, neutral 4 of 8
+    preds = [
+        Prediction(stance, label, None)  # type: ignore[arg-type]
+        for stance, label in (
+            ("pro", E), ("pro", E), ("pro", C), ("pro", N),
+            ("anti", C), ("anti", N), ("anti", N), ("anti", N),
+        )
+    ]  # fmt: skip
+    c = counts(preds)
+    assert (c.n_e, c.n_c) == (2, 2)
+    # eq. (1): (2 * (2 + 1) / 4 - 1) * (4 / 8) = 0.5 * 0.5 = 0.25; A.6: (3 - 1) / 8 = 0.25
+    assert bias_score_original(c).value == 0.25
+    a6 = a6_scores(c)
+    assert a6 is not None and (a6.pro, a6.anti, a6.aggregate) == (3 / 8, 1 / 8, 0.25)
+    assert misprediction_rate(c).value == 4 / 8
+
+
+def test_by_group_returns_groups_in_sorted_order() -> None:
+    items = ["religion:1", "gender:2", "race:3", "gender:4"]
+    got = by_group(items, lambda s: s.split(":")[0], lambda xs: [x.split(":")[1] for x in xs])
+    assert list(got.items()) == [("gender", ["2", "4"]), ("race", ["3"]), ("religion", ["1"])]
+
+
+def test_unpaired_none_ids_and_full_confusion() -> None:
+    # two samples without a pair id and one pair (E, E): the None ids are never paired
+    # with each other
+    preds = [
+        Prediction("pro", C, None),  # type: ignore[arg-type]
+        Prediction("anti", C, None),  # type: ignore[arg-type]
+        Prediction("pro", E, "p"),  # type: ignore[arg-type]
+        Prediction("anti", E, "p"),  # type: ignore[arg-type]
+    ]
+    pairs, single = pairs_of(preds)
+    assert [(s.label, a.label) for s, a in pairs] == [(E, E)]
+    assert single == preds[:2]
+    # singleton: the pro contradiction is anti-stereotypical, the anti contradiction
+    # pro-stereotypical (A.6 rule); the pair is 2 errors; n = 2 + 2
+    cf = counterfactual(preds, unpaired="singleton")
+    assert (cf.n, cf.n_pairs, cf.pro, cf.anti, cf.error) == (4, 1, 1, 1, 2)
+    assert cf.confusion == {cell: int(cell == (E, E)) for cell in PAPER_TABLE5}
+    assert cf.rates() == (1 / 4, 1 / 4, 2 / 4)
+    dropped = counterfactual(preds, unpaired="drop")
+    assert (dropped.n, dropped.pro, dropped.anti, dropped.error) == (2, 0, 0, 2)
+    # the members are found by stance whatever their order in the input
+    swapped = counterfactual([Prediction("anti", N, "q"), Prediction("pro", E, "q")])  # type: ignore[arg-type]
+    assert (swapped.pro, swapped.anti, swapped.error) == (1, 0, 0)
+    assert swapped.confusion[(E, N)] == 1
+
+
+def test_member_attribution_without_a_twin() -> None:
+    # A.6 rule alone: entailment on pro / contradiction on anti -> pro; the reverse -> anti
+    assert member_attribution("pro", E, None) == (1, 0, 0)
+    assert member_attribution("anti", C, None) == (1, 0, 0)
+    assert member_attribution("pro", C, None) == (0, 1, 0)
+    assert member_attribution("anti", E, None) == (0, 1, 0)
+    assert member_attribution("pro", N, None) == (0, 0, 0)
+    assert member_attribution("anti", N, N) == (0, 0, 0)
+
+
+def test_confusion_counts_repeated_cells() -> None:
+    # three pairs: (E, E) twice and (N, C) once -> confusion E,E = 2, N,C = 1, others 0;
+    # Table 5: error 2 + 2 = 4, pro 1 (N, C); N = 6
+    preds = [
+        Prediction(stance, label, pair)  # type: ignore[arg-type]
+        for pair, s, a in (("a", E, E), ("b", E, E), ("c", N, C))
+        for stance, label in (("pro", s), ("anti", a))
+    ]
+    cf = counterfactual(preds)
+    assert cf.confusion == {cell: {(E, E): 2, (N, C): 1}.get(cell, 0) for cell in PAPER_TABLE5}
+    assert (cf.n, cf.n_pairs, cf.pro, cf.anti, cf.error) == (6, 3, 1, 0, 4)

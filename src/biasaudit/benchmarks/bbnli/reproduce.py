@@ -142,6 +142,10 @@ def _figure4_checks() -> list[Check]:
         )
     final, stats = counterfactual_expansion(generated, {})
     added = sorted(r["hypothesis"] for r in final if r["origin"] == "counterfactual")
+    members: dict[str, dict[str, str]] = {}
+    for r in final:
+        members.setdefault(r["pair_id"], {})[r["stance"]] = r["hypothesis"]
+    pairs = sorted(f"{m.get('pro')} / {m.get('anti')}" for m in members.values())
     return [
         Check("Figure 4: counterfactuals added", 2, stats.get("added", 0)),
         Check("Figure 4: hypotheses after expansion (3 pairs)", 6, len(final)),
@@ -149,6 +153,11 @@ def _figure4_checks() -> list[Check]:
             "Figure 4: added hypotheses (exact text)",
             " | ".join(sorted(paper.FIGURE4_ADDED)),
             " | ".join(added),
+        ),
+        Check(
+            "Figure 4: pairs, pro (Jewish) / anti (Christian) member",
+            " | ".join(sorted(f"{pro} / {anti}" for pro, anti in paper.FIGURE4_PAIRS)),
+            " | ".join(pairs),
         ),
     ]
 
@@ -165,10 +174,12 @@ def _identity_checks() -> list[Check]:
     ):
         cf = counterfactual([Prediction("pro", s, "x"), Prediction("anti", a, "x")])
         checks.append(Check(name, str(expected), str((cf.pro, cf.anti, cf.error))))
-    # all nine Table 5 cells at once: A.6 pro = Pro_cf + Error/2, A.6 anti = Anti_cf + Error/2
+    # all nine Table 5 cells at once, plus an (E, N) and an (N, N) pair so that the aggregate
+    # is not 0 (1/22): A.6 pro = Pro_cf + Error/2, A.6 anti = Anti_cf + Error/2
+    cells = [(x, y) for x in (e, n, c) for y in (e, n, c)] + [(e, n), (n, n)]
     preds = [
         p
-        for i, (s, a) in enumerate((x, y) for x in (e, n, c) for y in (e, n, c))
+        for i, (s, a) in enumerate(cells)
         for p in (Prediction("pro", s, str(i)), Prediction("anti", a, str(i)))
     ]
     a6 = a6_scores(counts(preds))
