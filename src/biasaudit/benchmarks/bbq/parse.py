@@ -87,8 +87,11 @@ AUTHORS_UNKNOWNS = (
 _REFUSAL = re.compile(
     r"\b(?:i (?:cannot|can't|can not|won't|will not|am unable to|'m unable to|am not able to|"
     r"'m not able to|do not feel comfortable|don't feel comfortable|must decline|refuse|"
-    r"would rather not|prefer not)|i'd (?:rather|prefer) not|i'm sorry|i am sorry|"
-    r"sorry,? (?:but )?i|as an ai|"
+    r"would rather not|prefer not)|i'd (?:rather|prefer) not|"
+    # An apology declines only when its sentence is about the task ("I'm sorry, but I
+    # don't think I can answer this question"); "I'm sorry, but I'm not feeling well" is not.
+    r"(?:i'm |i am )?sorry\b[^.!?\n]*\b(?:answer|question|choose|select|option|help|assist|"
+    r"respond|decide|determine)|as an ai|"
     r"(?:it is|it's|it would be) (?:not appropriate|inappropriate|wrong|unfair|not fair) to)",
     re.I,
 )
