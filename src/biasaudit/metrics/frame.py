@@ -122,6 +122,10 @@ class _Columns:
     member_outcomes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     n_chosen: int = 0
 
+    def of(self, key: str | None) -> list[str] | None:
+        """The labels of `key` over the scored samples; None for no key."""
+        return self.labels[key] if key else None
+
 
 def _columns(records: Iterable[SampleRecord], spec: MetricSpec) -> _Columns:
     """Scores, group / cluster / stratum labels and outcomes of the records `spec` counts."""
@@ -181,8 +185,7 @@ def _subset(labels: list[str] | None, members: Sequence[int]) -> list[str] | Non
 
 def _breakdown(by: str, cols: _Columns, spec: MetricSpec, seed: int) -> Breakdown:
     labels = cols.labels[by]
-    clusters = cols.labels[spec.cluster_by] if spec.cluster_by else None
-    strata = cols.labels[spec.stratify_by] if spec.stratify_by else None
+    clusters, strata = cols.of(spec.cluster_by), cols.of(spec.stratify_by)
     members_outcomes = cols.member_outcomes[by]
     groups: list[GroupValue] = []
     for group in sorted(set(labels) | members_outcomes.keys()):
@@ -207,7 +210,7 @@ def _breakdown(by: str, cols: _Columns, spec: MetricSpec, seed: int) -> Breakdow
             cols.values,
             labels,
             seed=seed,
-            strata=cols.labels[spec.permute_within] if spec.permute_within else None,
+            strata=cols.of(spec.permute_within),
             n_permutations=spec.n_permutations,
         )
         floor = noise_floor(null, spec.permute_within)
@@ -241,8 +244,7 @@ def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> Metri
     """
     cols = _columns(records, spec)
     values = cols.values
-    clusters = cols.labels[spec.cluster_by] if spec.cluster_by else None
-    strata = cols.labels[spec.stratify_by] if spec.stratify_by else None
+    clusters, strata = cols.of(spec.cluster_by), cols.of(spec.stratify_by)
     low, high = _mean_ci(values, clusters, strata, spec, seed)
     breakdowns = [_breakdown(by, cols, spec, seed) for by in spec.group_by]
     return MetricValue(
