@@ -214,6 +214,12 @@ def run_benchmark(
             bar.close()
     kept: Sequence[SampleRecord] = records if on_record is None else table.records()
     aggregate = benchmark.aggregate(kept, config.seed)
+    # one pass: each read of compact records rebuilds them
+    hashes: list[str] = []
+    n_excluded = 0
+    for record in kept:
+        hashes.append(record.sample_hash)
+        n_excluded += record.excluded
     result = BenchmarkResult(
         benchmark=benchmark.name,
         version=benchmark.version,
@@ -225,8 +231,8 @@ def run_benchmark(
         + user_files,
         prompt_template_ids=benchmark.prompt_template_ids(),
         n_samples=len(kept),
-        n_excluded=sum(1 for r in kept if r.excluded),
-        samples_hash=hash_sample_hashes(r.sample_hash for r in kept),
+        n_excluded=n_excluded,
+        samples_hash=hash_sample_hashes(hashes),
         metrics=aggregate.metrics,
         tables=aggregate.tables,
         requests_sent=resolver.counters.sent,
