@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -36,10 +37,9 @@ FORMULA_TEXT = {
 def scored_prompts(records: Iterable[SampleRecord]) -> list[ScoredPrompt]:
     """The records that were scored (failed requests are excluded), in run order.
 
-    `records` is read once (it may be a lazy sequence: runner/compact.py); equal labels
-    share one string, so the list costs a small object per prompt.
+    `records` is read once (it may be a lazy sequence: runner/compact.py); equal gold
+    labels share one (interned) string, so the list costs a small object per prompt.
     """
-    shared: dict[str, str] = {}
     return [
         ScoredPrompt(
             task=r.data["task"],
@@ -50,15 +50,11 @@ def scored_prompts(records: Iterable[SampleRecord]) -> list[ScoredPrompt]:
             name=r.data["name"],
             correct=bool(r.scores.get("correct")),
             output=r.scores.get("output"),
-            gold=_shared(shared, gold_choice(r.data["kind"], r.data["gold"]).lower()),
+            gold=sys.intern(gold_choice(r.data["kind"], r.data["gold"]).lower()),
         )
         for r in records
         if not r.excluded
     ]
-
-
-def _shared(strings: dict[str, str], value: str) -> str:
-    return strings.setdefault(value, value)
 
 
 def _calm_group(
