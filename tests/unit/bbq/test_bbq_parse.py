@@ -88,6 +88,9 @@ def test_authors_pantsuit_and_obrien_fixes():
 def test_parse_reply_dispatch():
     assert parse_reply("B", _o(), "strict").chosen == 1
     assert parse_reply("B", _o(), "authors").chosen is None
+    # The authors' protocol matches no option text in a bare letter: not an answer (their R
+    # script leaves it unmatched), which this toolkit's outcomes call "unparsed".
+    assert parse_reply("B", _o(), "authors").outcome == "unparsed"
     assert parse_reply("The grandson", _o(), "strict", letters=False).outcome == "answered"
     assert parse_reply("Can't be determined", _o()).outcome == "unknown"
 
