@@ -364,3 +364,29 @@ def test_summarize_metric_floor_and_tables() -> None:
     plain, _ = summarize(records, NO_RULES, seed=11, n_resamples=30)
     assert plain[0].noise_floor is None  # no permutations unless asked
     assert plain[0].value == pytest.approx(observed)
+
+
+def test_group_intervals_follow_the_seed_on_many_templates() -> None:
+    # Eight distinct gender/qa scores and eight gender/nli: resampled means rarely reach
+    # the extremes, so an interval drawn without the run's seed would not match the naive
+    # loop's (the 3-template table above can hit min and max whatever the seed).
+    values = [3.0, 11.0, 17.0, 24.0, 29.0, 36.0, 41.0, 52.0]
+    rows = [
+        _template(task, "gender", f"{task}:{i}", "src", v + (5.0 if task == "nli" else 0.0), v)
+        for task in ("qa", "nli")
+        for i, v in enumerate(values)
+    ]
+    (metric,) = bias_metrics(CalmScores(rows, formula="paper"), seed=9, n_resamples=200)
+    table = {
+        "gender": {
+            task: {f"{task}:{i}": v + (5.0 if task == "nli" else 0.0) for i, v in enumerate(values)}
+            for task in ("qa", "nli")
+        }
+    }
+    gender = metric.breakdown("attribute").groups[0]
+    assert (gender.ci_low, gender.ci_high) == pytest.approx(naive_calm_ci(table, 9, 200))
+    qa = metric.breakdown("task+attribute").groups[0]
+    assert qa.group == "qa/gender"
+    assert (qa.ci_low, qa.ci_high) == pytest.approx(
+        naive_calm_ci({"gender": {"qa": table["gender"]["qa"]}}, 9, 200)
+    )
