@@ -21,8 +21,14 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.metrics.bootstrap import bootstrap_ci, bootstrap_index_ci
+from biasaudit.metrics.floors import Design, permutation_design
 from biasaudit.metrics.grouped import outcome_rates
-from biasaudit.metrics.permutation import PermutationNull, permutation_null
+from biasaudit.metrics.permutation import (
+    GapStatistic,
+    PermutationNull,
+    max_minus_min,
+    permutation_null,
+)
 from biasaudit.results.schema import (
     Breakdown,
     CIInfo,
@@ -203,27 +209,59 @@ def _breakdown(by: str, cols: _Columns, spec: MetricSpec, seed: int) -> Breakdow
             )
         )
     gap, ratio = _gap_ratio(groups)
-    floor = None
-    # Shuffling labels within the very grouping they label changes nothing: no floor there.
-    if spec.noise_floor and gap is not None and by != spec.permute_within:
-        null = permutation_null(
-            cols.values,
-            labels,
-            seed=seed,
-            strata=cols.of(spec.permute_within),
-            n_permutations=spec.n_permutations,
-        )
-        floor = noise_floor(null, spec.permute_within)
-    return Breakdown(by=by, groups=groups, gap=gap, ratio=ratio, noise_floor=floor)
+    floor, reason = None, None
+    if spec.noise_floor and gap is not None:
+        floor, reason = _floor(cols.values, labels, cols, spec, seed)
+    return Breakdown(
+        by=by, groups=groups, gap=gap, ratio=ratio, noise_floor=floor, noise_floor_reason=reason
+    )
 
 
-def noise_floor(null: PermutationNull | None, within: str | None) -> NoiseFloor | None:
+def permutation_design_of(labels: Sequence[str], cols: _Columns, spec: MetricSpec) -> Design:
+    """The permutation design `spec` implies for a breakdown with these `labels`."""
+    return permutation_design(
+        labels,
+        within=spec.permute_within,
+        blocks=cols.of(spec.permute_within),
+        cluster=spec.cluster_by,
+        clusters=cols.of(spec.cluster_by),
+    )
+
+
+def _floor(
+    values: Sequence[float],
+    labels: Sequence[str],
+    cols: _Columns,
+    spec: MetricSpec,
+    seed: int,
+    statistic: GapStatistic = max_minus_min,
+) -> tuple[NoiseFloor | None, str | None]:
+    """The permutation floor of a gap over `labels` (a floor, or None and why)."""
+    design = permutation_design_of(labels, cols, spec)
+    if design.reason is not None:
+        return None, design.reason
+    null = permutation_null(
+        values,
+        labels,
+        seed=seed,
+        strata=design.strata,
+        units=design.units,
+        n_permutations=spec.n_permutations,
+        statistic=statistic,
+    )
+    return noise_floor(null, design.within, design.unit), None
+
+
+def noise_floor(
+    null: PermutationNull | None, within: str | None, unit: str | None = None
+) -> NoiseFloor | None:
     """The schema's record of a permutation null (None stays None)."""
     if null is None:
         return None
     return NoiseFloor(
         n_permutations=null.n_permutations,
         permuted_within=within,
+        permuted_unit=unit,
         observed=null.observed,
         null_mean=null.null_mean,
         null_p95=null.null_p95,

@@ -64,6 +64,9 @@ class NoiseFloor(_Model):
 
     n_permutations: int
     permuted_within: str | None = None
+    #: Key whose levels moved as wholes (a cluster, or a block whose label is constant);
+    #: None: single samples' labels were shuffled. See biasaudit.metrics.floors.
+    permuted_unit: str | None = None
     observed: float | None = None
     null_mean: float | None = None
     null_p95: float | None = None
@@ -80,6 +83,8 @@ class Breakdown(_Model):
     gap: float | None = None
     ratio: float | None = None
     noise_floor: NoiseFloor | None = None
+    #: Why a floor was asked for and is absent (no shuffle can change the groups).
+    noise_floor_reason: str | None = None
 
 
 class MetricValue(_Model):
