@@ -21,6 +21,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.metrics.bootstrap import bootstrap_ci, bootstrap_index_ci
+from biasaudit.metrics.contrasts import Contrast, contrast_value
 from biasaudit.metrics.floors import Design, permutation_design
 from biasaudit.metrics.grouped import outcome_rates
 from biasaudit.metrics.permutation import (
@@ -32,6 +33,7 @@ from biasaudit.metrics.permutation import (
 from biasaudit.results.schema import (
     Breakdown,
     CIInfo,
+    ContrastValue,
     GroupValue,
     MetricValue,
     NoiseFloor,
@@ -71,6 +73,14 @@ class MetricSpec(BaseModel):
     n_resamples: int = 1000
     n_permutations: int = 1000
     level: float = 0.95
+    #: Signed contrasts mean(a) - mean(b) between two groups of a key (metrics/contrasts.py).
+    contrasts: list[Contrast] = Field(default_factory=list)
+
+    def keys(self) -> list[str]:
+        """The keys whose labels the metric reads (breakdowns, contrasts, design; not `where`)."""
+        design = (self.cluster_by, self.stratify_by, self.permute_within)
+        used = [*self.group_by, *(c.by for c in self.contrasts), *(k for k in design if k)]
+        return list(dict.fromkeys(used))
 
 
 def sample_key(record: SampleRecord, key: str) -> str:
@@ -135,8 +145,7 @@ class _Columns:
 
 def _columns(records: Iterable[SampleRecord], spec: MetricSpec) -> _Columns:
     """Scores, group / cluster / stratum labels and outcomes of the records `spec` counts."""
-    optional = (spec.cluster_by, spec.stratify_by, spec.permute_within)
-    keys = list(dict.fromkeys([*spec.group_by, *(k for k in optional if k is not None)]))
+    keys = spec.keys()
     cols = _Columns(
         labels={key: [] for key in keys},
         member_outcomes={by: {} for by in spec.group_by},
@@ -252,6 +261,26 @@ def _floor(
     return noise_floor(null, design.within, design.unit), None
 
 
+def _contrast(contrast: Contrast, cols: _Columns, spec: MetricSpec, seed: int) -> ContrastValue:
+    def floor_of(
+        values: list[float], sides: list[str], kept: list[int]
+    ) -> tuple[NoiseFloor | None, str | None]:
+        part = _Columns(labels={k: [v[i] for i in kept] for k, v in cols.labels.items()})
+        return _floor(values, sides, part, spec, seed)
+
+    return contrast_value(
+        contrast,
+        cols.values,
+        cols.labels[contrast.by],
+        clusters=cols.of(spec.cluster_by),
+        strata=cols.of(spec.stratify_by),
+        floor_of=floor_of if spec.noise_floor else None,
+        seed=seed,
+        n_resamples=spec.n_resamples,
+        level=spec.level,
+    )
+
+
 def noise_floor(
     null: PermutationNull | None, within: str | None, unit: str | None = None
 ) -> NoiseFloor | None:
@@ -285,6 +314,7 @@ def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> Metri
     clusters, strata = cols.of(spec.cluster_by), cols.of(spec.stratify_by)
     low, high = _mean_ci(values, clusters, strata, spec, seed)
     breakdowns = [_breakdown(by, cols, spec, seed) for by in spec.group_by]
+    contrasts = [_contrast(contrast, cols, spec, seed) for contrast in spec.contrasts]
     return MetricValue(
         name=spec.name,
         value=float(np.mean(values)) if values else None,
@@ -300,6 +330,7 @@ def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> Metri
         where=dict(spec.where),
         include_excluded=spec.include_excluded,
         breakdowns=breakdowns,
+        contrasts=contrasts,
         outcome_rates=outcome_rates(cols.outcomes),
         n_excluded=cols.n_chosen - len(values),
         undefined_reason=None if values else "no sample has this score",

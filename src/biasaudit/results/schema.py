@@ -87,6 +87,30 @@ class Breakdown(_Model):
     noise_floor_reason: str | None = None
 
 
+class ContrastValue(_Model):
+    """A signed contrast between two groups of one key: mean(a) - mean(b).
+
+    Declared by `biasaudit.metrics.contrasts.Contrast`; `b` is "*rest*" for every sample not
+    in `a`. The CI bootstraps the difference with the metric's clusters and strata; the
+    noise floor is the permutation null of |a - b| (its p-value is two-sided).
+    """
+
+    name: str
+    by: str
+    a: str
+    b: str
+    value: float | None
+    value_a: float | None = None
+    value_b: float | None = None
+    n_a: int = 0
+    n_b: int = 0
+    ci_low: float | None = None
+    ci_high: float | None = None
+    noise_floor: NoiseFloor | None = None
+    noise_floor_reason: str | None = None
+    undefined_reason: str | None = None
+
+
 class MetricValue(_Model):
     """One headline metric with its uncertainty, its definition and its breakdowns."""
 
@@ -109,6 +133,8 @@ class MetricValue(_Model):
     #: Whether excluded samples' scores were counted too.
     include_excluded: bool = False
     breakdowns: list[Breakdown] = Field(default_factory=list)
+    #: Signed contrasts between two groups (see ContrastValue).
+    contrasts: list[ContrastValue] = Field(default_factory=list)
     #: For scores that are themselves a between-group gap: the permutation null.
     noise_floor: NoiseFloor | None = None
     outcome_rates: dict[str, float] = Field(default_factory=dict)
