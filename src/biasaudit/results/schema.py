@@ -33,12 +33,17 @@ class GroupValue(_Model):
     ci_high: float | None = None
     #: Share of each parse outcome (answered, unknown, refused, unparsed, error) in the group.
     outcome_rates: dict[str, float] = Field(default_factory=dict)
+    #: This group's interval method when it is not the metric's (CIInfo.method), e.g.
+    #: "wilson-clusters", or "none: <reason>" when the group has no interval.
+    ci_method: str | None = None
 
 
 class CIInfo(_Model):
     """How a confidence interval was computed: what was resampled, how often, at what level."""
 
-    #: "bootstrap" (percentile), "none", or a legacy v1 free-text description.
+    #: "bootstrap" (percentile), "wilson" (score interval of a proportion), "wilson-clusters"
+    #: (Wilson with n = the number of clusters), "none", or a legacy v1 free-text description.
+    #: The rule: biasaudit.metrics.intervals.
     method: str = "bootstrap"
     n_resamples: int | None = None
     level: float = 0.95
@@ -46,8 +51,16 @@ class CIInfo(_Model):
     cluster_by: str | None = None
     #: Resampling happens within each level of this key (a stratified bootstrap).
     stratify_by: str | None = None
+    #: Why the metric has no interval (zero-width, excludes its estimate, too few samples).
+    unavailable_reason: str | None = None
 
     def describe(self) -> str:
+        if self.unavailable_reason:
+            return f"no interval: {self.unavailable_reason}"
+        if self.method == "wilson":
+            return "Wilson score interval of a proportion"
+        if self.method == "wilson-clusters":
+            return f"Wilson score interval with n = the number of {self.cluster_by} clusters"
         if self.method != "bootstrap":
             return self.method
         unit = f"whole {self.cluster_by} clusters" if self.cluster_by else "samples"
