@@ -101,3 +101,8 @@ def test_proportion_scale() -> None:
     assert proportion_scale([0.0, 0.0]) == 1.0
     assert proportion_scale([0.0, 0.5, 1.0]) is None
     assert proportion_scale([50.0, 100.0]) is None
+
+
+def test_wilson_needs_one_sample() -> None:
+    with pytest.raises(ValueError, match=r"^the Wilson interval needs n >= 1$"):
+        wilson(0, 0)
