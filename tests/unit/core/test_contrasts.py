@@ -203,17 +203,19 @@ def test_interval_follows_seed_level_and_strata() -> None:
     stratified = plain.model_copy(update={"stratify_by": "s"})
     (within,) = frame(records, stratified, seed=5).contrasts
     assert within.ci_low is not None and within.ci_high is not None
-    values = {(r.groups["stance"], r.groups["s"]): [] for r in records}  # type: ignore[var-annotated]
+    values: dict[tuple[str, str], list[float]] = {}
+    for r in records:
+        values.setdefault((r.groups["stance"], r.groups["s"]), [])
     for r in records:
         values[(r.groups["stance"], r.groups["s"])].append(r.scores["s"])
     draw = np.random.default_rng(13)
     diffs = []
     for _ in range(4000):
-        side = {}
+        means: dict[str, float] = {}
         for side_name in ("pro", "anti"):
             parts = [draw.choice(values[(side_name, s)], size=20) for s in ("s1", "s2")]
-            side[side_name] = np.concatenate(parts).mean()
-        diffs.append(side["pro"] - side["anti"])
+            means[side_name] = float(np.concatenate(parts).mean())
+        diffs.append(means["pro"] - means["anti"])
     low, high = np.quantile(diffs, [0.025, 0.975])
     assert within.ci_low == pytest.approx(low, abs=0.05)
     assert within.ci_high == pytest.approx(high, abs=0.05)
