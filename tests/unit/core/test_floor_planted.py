@@ -255,3 +255,22 @@ def test_clustered_null_is_not_called_a_gap() -> None:
     by_sample = _naive_p(values, labels, [r.sample_id for r in records], blocks, rng_oracle, 500)
     assert by_sample < 0.01 < expected
     assert floor.p_value == pytest.approx(expected, abs=0.04)
+
+
+def test_one_sample_per_group_has_no_floor() -> None:
+    records = [
+        SampleRecord(
+            benchmark="synthetic",
+            sample_id=str(i),
+            sample_hash="h",
+            groups={"g": f"g{i}", "t": "t0" if i < 2 else "t1"},
+            scores={"s": float(i)},
+        )
+        for i in range(3)
+    ]
+    spec = MetricSpec(name="m", score="s", group_by=["g"], permute_within="t", noise_floor=True)
+    breakdown = _breakdown(records, spec, "g")
+    assert breakdown.gap == 2.0 and breakdown.noise_floor is None
+    assert breakdown.noise_floor_reason == (
+        "each group is a single sample: shuffling only renames groups"
+    )
