@@ -124,3 +124,30 @@ def test_too_few_units_or_no_estimate() -> None:
     assert (one.value, one.ci_low, one.ci_high) == (0.3, None, None)
     assert one.ci is not None and one.ci.method == "bootstrap"
     assert one.ci.unavailable_reason == TOO_FEW
+
+
+def test_levels_scales_and_strata_reach_the_wilson_intervals() -> None:
+    """90 % Wilson on a 0/100 score; the cluster fallback counts (stratum, cluster) units:
+    cluster x spans both strata, so there are 4 units, each one 100 and one 0 (no spread)."""
+    spec = MetricSpec(name="m", score="s", level=0.9)
+    value = frame(_records([100.0, 0.0, 0.0, 100.0, 100.0]), spec, seed=0)
+    expected = proportion_confint(3, 5, alpha=0.1, method="wilson")
+    assert (value.ci_low, value.ci_high) == pytest.approx(tuple(100 * x for x in expected))
+    records = _records(
+        [100.0, 0.0] * 4,
+        c=["x", "x", "x", "x", "y", "y", "z", "z"],
+        t=["s1", "s1", "s2", "s2", "s1", "s1", "s2", "s2"],
+    )
+    clustered = MetricSpec(name="m", score="s", cluster_by="c", stratify_by="t", level=0.9)
+    value = frame(records, clustered, seed=0)
+    assert value.ci is not None and value.ci.method == "wilson-clusters"
+    expected = proportion_confint(2, 4, alpha=0.1, method="wilson")
+    assert (value.ci_low, value.ci_high) == pytest.approx(tuple(100 * x for x in expected))
+
+
+def test_unavailable_intervals_keep_their_method() -> None:
+    assert checked(0.5, 0.5, 0.5).method == "bootstrap"
+    assert checked(0.7, 0.4, 0.6).method == "bootstrap"
+    assert checked(0.6 + 5e-10, 0.4, 0.6).reason is None  # within the float tolerance
+    assert checked(0.4 - 5e-10, 0.4, 0.6).reason is None
+    assert checked(0.6 + 1e-6, 0.4, 0.6).reason == EXCLUDES
