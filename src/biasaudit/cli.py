@@ -40,6 +40,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     from biasaudit.runner.runner import parse_shard
     from biasaudit.textfmt import format_table
 
+    if args.help_options:
+        from biasaudit.cli_data import print_options
+
+        for name in args.benchmarks:
+            print(f"{name}:")
+            print_options(name)
+        return 0
     models = args.model or ["embedded"]
     runs = evaluate(
         args.benchmarks,
@@ -133,6 +140,13 @@ def _list_items(what: str) -> tuple[list[dict[str, Any]], list[str]]:
 def cmd_list(args: argparse.Namespace) -> int:
     from biasaudit.textfmt import format_table
 
+    if args.what == "options":
+        from biasaudit.cli_data import print_options
+
+        if not args.name:
+            raise BiasauditError("list options needs a benchmark name: biasaudit list options NAME")
+        print_options(args.name, args.json)
+        return 0
     items, columns = _list_items(args.what)
     if args.json:
         print(json.dumps(items, indent=2))
@@ -165,19 +179,23 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from biasaudit import plugin
     from biasaudit.api import build_benchmarks
     from biasaudit.data import DataStore
 
     store = DataStore(args.data_dir)
     failed = False
     for bench in build_benchmarks(args.benchmarks, None, store, 0):
-        for key in bench.data_keys():
+        # the files these options read (shared ones too), then the rest the spec declares
+        declared = plugin.spec_sources(plugin.get_spec(bench.name))
+        keys = list(dict.fromkeys([*bench.data_keys(), *sorted(declared)]))
+        for key in keys:
             store.path(key)
         samples = bench.load_samples()
         problems = bench.validate()
         status = "ok" if not problems else f"{len(problems)} problems"
         print(
-            f"{bench.name}: {len(bench.data_keys())} data files verified, "
+            f"{bench.name}: {len(keys)} data files verified, "
             f"{len(samples)} samples, prompts render: {status}"
         )
         for problem in problems[:20]:
@@ -257,10 +275,16 @@ def build_parser() -> argparse.ArgumentParser:
         "or failed (exit status 3); default 0",
     )
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    run.add_argument(
+        "--help-options",
+        action="store_true",
+        help="print every -O option of the benchmarks (type, default, description) and exit",
+    )
     run.set_defaults(func=cmd_run)
 
     lst = sub.add_parser("list", help="list benchmarks, analyses or backends")
-    lst.add_argument("what", choices=["benchmarks", "analyses", "backends"])
+    lst.add_argument("what", choices=["benchmarks", "analyses", "backends", "options"])
+    lst.add_argument("name", nargs="?", metavar="BENCHMARK", help="with 'options'")
     lst.add_argument("--json", action="store_true")
     lst.set_defaults(func=cmd_list)
 
@@ -295,6 +319,9 @@ def build_parser() -> argparse.ArgumentParser:
     from biasaudit.report.cli import register as register_report
 
     register_report(sub, data_parent)
+    from biasaudit.cli_data import register as register_data
+
+    register_data(sub)
     for name, spec in plugin.discover().items():
         if spec.analyses:
             # Parsed by `analysis_main`; listed here so `biasaudit --help` shows them.

@@ -43,3 +43,30 @@ def parse_options(model: type[M], options: dict[str, Any], owner: str) -> M:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise BiasauditError(f"option '{where}' for {owner}: {first['msg']}") from None
+
+
+def _type_name(annotation: Any) -> str:
+    """A readable type: ``int``, ``list[str]``, ``Literal['a', 'b']``, ``float | None``."""
+    if isinstance(annotation, type) and not getattr(annotation, "__args__", None):
+        return annotation.__name__
+    return str(annotation).replace("typing.", "").replace("NoneType", "None")
+
+
+def describe_options(model: type[BaseModel]) -> list[dict[str, str]]:
+    """Every option of `model`: name, type, default (as JSON) and description."""
+    rows = []
+    for name, info in model.model_fields.items():
+        if info.is_required():
+            default = "(required)"
+        else:
+            value = info.get_default(call_default_factory=True)
+            default = json.dumps(value, default=str)
+        rows.append(
+            {
+                "name": name,
+                "type": _type_name(info.annotation),
+                "default": default,
+                "description": info.description or "",
+            }
+        )
+    return rows

@@ -12,13 +12,14 @@ from __future__ import annotations
 import difflib
 import importlib
 import importlib.metadata
+import importlib.resources
+import json
 import pkgutil
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from biasaudit.errors import UnknownNameError
+from biasaudit.benchmark_spec import BenchmarkSpec, DataSource
+from biasaudit.errors import DataError, UnknownNameError
 
 if TYPE_CHECKING:
     from biasaudit.analysis import Analysis
@@ -27,21 +28,7 @@ if TYPE_CHECKING:
 #: Entry-point group through which other packages add benchmarks.
 ENTRY_POINT_GROUP = "biasaudit.benchmarks"
 
-
-class BenchmarkSpec(BaseModel):
-    """What the core needs to know about a benchmark without importing it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str
-    title: str
-    citation: str = ""
-    #: "module:Class" of the `Benchmark` subclass.
-    benchmark: str
-    #: "module:function" returning report sections (see `biasaudit.report.sections`).
-    report_view: str | None = None
-    #: analysis name -> "module:attribute" of an `Analysis`.
-    analyses: dict[str, str] = Field(default_factory=dict)
+__all__ = ["ENTRY_POINT_GROUP", "BenchmarkSpec", "DataSource", "discover", "get_spec"]
 
 
 def import_object(path: str) -> Any:
@@ -121,3 +108,67 @@ def analysis(benchmark: str, name: str) -> Analysis:
     if not isinstance(obj, Analysis):
         raise TypeError(f"{spec.analyses[name]} is not an Analysis")
     return obj
+
+
+def read_resource(ref: str) -> str:
+    """The text of ``"package:path/in/package"`` (a file shipped inside an installed package)."""
+    package, sep, name = ref.partition(":")
+    if not sep or not package or not name:
+        raise DataError(f"'{ref}' is not a 'package:file' resource reference")
+    try:
+        return importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError) as exc:
+        raise DataError(f"resource {ref} cannot be read ({exc})") from None
+
+
+def _read_sources(ref: str) -> dict[str, DataSource]:
+    try:
+        raw = json.loads(read_resource(ref))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{ref}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(raw, dict):
+        raise DataError(f"{ref}: expected an object mapping data keys to sources")
+    sources: dict[str, DataSource] = {}
+    for key, entry in raw.items():
+        try:
+            sources[key] = DataSource.model_validate({**entry, "key": key})
+        except (TypeError, ValueError) as exc:
+            first = str(exc).splitlines()[:3]
+            raise DataError(f"{ref}: source '{key}': {' '.join(first)}") from None
+    return sources
+
+
+def spec_sources(spec: BenchmarkSpec) -> dict[str, DataSource]:
+    """The data files `spec` declares (empty when it declares none)."""
+    return dict(_read_sources(spec.sources)) if spec.sources else {}
+
+
+def declared_sources() -> dict[str, DataSource]:
+    """Every pinned file that a discovered benchmark declares, by key.
+
+    Benchmarks may share a file (STOP's downstream protocol reads BBQ's); two declarations of
+    one key must agree on its sha256. A benchmark whose sources cannot be read is left out
+    here (its own commands report why: `biasaudit validate NAME`).
+    """
+    specs = discover()
+    if _declared_cache and _declared_cache[0] is specs:
+        return _declared_cache[1]
+    found: dict[str, tuple[DataSource, str]] = {}
+    for name, spec in specs.items():
+        try:
+            sources = spec_sources(spec)
+        except DataError:
+            continue
+        for key, source in sources.items():
+            if key in found and found[key][0].sha256 != source.sha256:
+                raise DataError(
+                    f"data file '{key}' is pinned with two different sha256 "
+                    f"({found[key][1]} and {name})"
+                )
+            found.setdefault(key, (source, name))
+    declared = {key: pair[0] for key, pair in found.items()}
+    _declared_cache[:] = [specs, declared]  # valid while discover() returns the same specs
+    return declared
+
+
+_declared_cache: list[Any] = []

@@ -33,7 +33,7 @@ from typing import Any, Literal, Protocol
 
 from biasaudit.errors import DataError
 
-#: Pinned keys (src/biasaudit/data/sources.json), in the authors' directory order.
+#: Pinned keys (the bbnli folder's sources.json), in the authors' directory order.
 FILE_KEYS: tuple[str, ...] = (
     "bbnli/gender/man_is_to_breadwinner.json",
     "bbnli/gender/man_is_to_programmer.json",

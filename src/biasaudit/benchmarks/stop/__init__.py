@@ -15,6 +15,8 @@ SPEC = BenchmarkSpec(
         "with Sensitivity Testing on Offensive Progressions. EMNLP 2024."
     ),
     benchmark="biasaudit.benchmarks.stop.benchmark:STOP",
+    sources="biasaudit.benchmarks.stop:sources.json",
+    docs="docs/benchmarks/stop.md",
     report_view="biasaudit.benchmarks.stop.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.stop.reproduce:ANALYSIS",
