@@ -100,11 +100,13 @@ def _list_items(what: str) -> tuple[list[dict[str, Any]], list[str]]:
     from biasaudit import plugin
 
     if what == "benchmarks":
+        from biasaudit.cli_data import benchmark_version
+
         items = [
             {
                 "name": name,
                 "title": spec.title,
-                "version": plugin.benchmark_class(name).version,
+                "version": benchmark_version(name),
                 "analyses": sorted(spec.analyses),
             }
             for name, spec in plugin.discover().items()
@@ -147,7 +149,10 @@ def cmd_list(args: argparse.Namespace) -> int:
             raise BiasauditError("list options needs a benchmark name: biasaudit list options NAME")
         print_options(args.name, args.json)
         return 0
+    from biasaudit.cli_data import report_plugin_problems
+
     items, columns = _list_items(args.what)
+    report_plugin_problems(args.debug)
     if args.json:
         print(json.dumps(items, indent=2))
     else:
@@ -286,6 +291,9 @@ def build_parser() -> argparse.ArgumentParser:
     lst.add_argument("what", choices=["benchmarks", "analyses", "backends", "options"])
     lst.add_argument("name", nargs="?", metavar="BENCHMARK", help="with 'options'")
     lst.add_argument("--json", action="store_true")
+    lst.add_argument(
+        "--debug", action="store_true", help="with each plug-in that failed to load, its traceback"
+    )
     lst.set_defaults(func=cmd_list)
 
     score = sub.add_parser("score", parents=[data_parent], help="re-score a run without a model")

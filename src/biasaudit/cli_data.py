@@ -11,9 +11,42 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import traceback
 from pathlib import Path
 
 from biasaudit.errors import DataError
+
+#: Benchmarks whose class could not be imported while listing: (name, one line, traceback).
+_broken_classes: list[tuple[str, str, str]] = []
+
+
+def benchmark_version(name: str) -> str:
+    """The version of benchmark `name`, or "(broken)" when its class fails to import (the
+    failure is reported by `report_plugin_problems`, and the listing goes on)."""
+    from biasaudit import plugin
+
+    try:
+        return str(plugin.benchmark_class(name).version)
+    except Exception as exc:
+        line = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        _broken_classes.append((name, line, traceback.format_exc()))
+        return "(broken)"
+
+
+def report_plugin_problems(debug: bool) -> None:
+    """One line on stderr per plug-in that was left out; with `debug`, its traceback too."""
+    from biasaudit import plugin
+
+    problems = [(p.line(), p.traceback) for p in plugin.discovery_problems()]
+    problems += [
+        (f"benchmark {name}: its class cannot be imported: {line}", trace)
+        for name, line, trace in _broken_classes
+    ]
+    for line, trace in problems:
+        hint = "" if debug or not trace else " (--debug for the traceback)"
+        print(f"biasaudit: warning: {line}{hint}", file=sys.stderr)
+        if debug and trace:
+            print(trace.rstrip(), file=sys.stderr)
 
 
 def print_options(name: str, as_json: bool = False) -> None:

@@ -15,6 +15,9 @@ import importlib.metadata
 import importlib.resources
 import json
 import pkgutil
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +31,14 @@ if TYPE_CHECKING:
 #: Entry-point group through which other packages add benchmarks.
 ENTRY_POINT_GROUP = "biasaudit.benchmarks"
 
-__all__ = ["ENTRY_POINT_GROUP", "BenchmarkSpec", "DataSource", "discover", "get_spec"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "BenchmarkSpec",
+    "DataSource",
+    "discover",
+    "discovery_problems",
+    "get_spec",
+]
 
 
 def import_object(path: str) -> Any:
@@ -36,36 +46,85 @@ def import_object(path: str) -> Any:
     return getattr(importlib.import_module(module_name), attribute)
 
 
+class _NotAPlugin(Exception):
+    pass
+
+
 def _spec_of(obj: Any, origin: str) -> BenchmarkSpec:
     spec = getattr(obj, "SPEC", obj)
     if not isinstance(spec, BenchmarkSpec):
+        if obj is None:  # an in-tree folder without SPEC (a helper package) is not a plug-in
+            raise _NotAPlugin
         raise TypeError(f"{origin} does not provide a BenchmarkSpec (SPEC)")
     return spec
 
 
+@dataclass(frozen=True)
+class DiscoveryProblem:
+    """A plug-in that could not be added: it failed to import, or it reuses a name."""
+
+    #: The benchmark name when known (an entry point's name, an in-tree folder's name).
+    name: str
+    origin: str
+    message: str
+    traceback: str = ""
+
+    def line(self) -> str:
+        return f"plug-in {self.origin} skipped: {self.message}"
+
+
+#: What the last `discover` left out (filled by it; read through `discovery_problems`).
+_problems: list[DiscoveryProblem] = []
+
+
 @cache
 def discover() -> dict[str, BenchmarkSpec]:
-    """All benchmark specs: the packages under `biasaudit.benchmarks`, then entry points."""
+    """All benchmark specs: the packages under `biasaudit.benchmarks`, then entry points.
+
+    A plug-in that fails to import, provides no spec, or reuses a name is left out and
+    recorded (`discovery_problems`); every other benchmark still works.
+    """
     import biasaudit.benchmarks as package
 
     found: dict[str, tuple[BenchmarkSpec, str]] = {}
+    problems = _problems
+    problems.clear()
 
-    def add(spec: BenchmarkSpec, origin: str) -> None:
+    def add(name: str, origin: str, load: Callable[[], Any]) -> None:
+        # Isolated: whatever one plug-in raises is recorded, and discovery goes on.
+        try:
+            spec = _spec_of(load(), origin)
+        except _NotAPlugin:
+            return
+        except Exception as exc:
+            message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            problems.append(DiscoveryProblem(name, origin, message, traceback.format_exc()))
+            return
         if spec.name in found:
-            raise ValueError(
-                f"benchmark '{spec.name}' is declared twice ({found[spec.name][1]}, {origin})"
-            )
+            first = found[spec.name][1]
+            message = f"benchmark '{spec.name}' is already declared by {first}"
+            problems.append(DiscoveryProblem(spec.name, origin, message))
+            return
         found[spec.name] = (spec, origin)
 
     for info in pkgutil.iter_modules(package.__path__):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        if hasattr(module, "SPEC"):
-            add(_spec_of(module, module.__name__), module.__name__)
+        if info.ispkg:
+            module_name = f"{package.__name__}.{info.name}"
+            add(info.name, module_name, lambda m=module_name: _module_spec(m))
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        add(_spec_of(entry.load(), f"entry point {entry.name}"), f"entry point {entry.value}")
+        add(entry.name, f"entry point {entry.name} = {entry.value}", entry.load)
     return {name: found[name][0] for name in sorted(found)}
+
+
+def _module_spec(module_name: str) -> Any:
+    module = importlib.import_module(module_name)
+    return module.SPEC if hasattr(module, "SPEC") else None
+
+
+def discovery_problems() -> tuple[DiscoveryProblem, ...]:
+    """The plug-ins `discover` left out, and why."""
+    discover()
+    return tuple(_problems)
 
 
 def _close(name: str, known: list[str]) -> str:
@@ -82,6 +141,9 @@ def get_spec(name: str) -> BenchmarkSpec:
     specs = discover()
     if name not in specs:
         known = list(specs)
+        for problem in discovery_problems():
+            if problem.name == name:
+                raise UnknownNameError(f"benchmark '{name}': {problem.line()}")
         raise UnknownNameError(
             f"unknown benchmark '{name}'{_close(name, known)} (known: {', '.join(known)})"
         )
