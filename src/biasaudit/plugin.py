@@ -18,7 +18,7 @@ import pkgutil
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from biasaudit.benchmark_spec import BenchmarkSpec, DataSource
@@ -110,7 +110,7 @@ def discover() -> dict[str, BenchmarkSpec]:
     for info in pkgutil.iter_modules(package.__path__):
         if info.ispkg:
             module_name = f"{package.__name__}.{info.name}"
-            add(info.name, module_name, lambda m=module_name: _module_spec(m))
+            add(info.name, module_name, partial(_module_spec, module_name))
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         add(entry.name, f"entry point {entry.name} = {entry.value}", entry.load)
     return {name: found[name][0] for name in sorted(found)}
