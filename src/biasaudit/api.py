@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, overload
 
 from biasaudit.analysis import AnalysisResult, Context
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.contract import Benchmark, Sample
 from biasaudit.data import DataStore
 from biasaudit.errors import RunError
 from biasaudit.models.spec import validate_model

@@ -36,7 +36,7 @@ PinnedSource = DataSource
 
 def _load_sources() -> dict[str, PinnedSource]:
     """Every pinned file the discovered benchmarks declare, by key."""
-    from biasaudit.plugin import declared_sources
+    from biasaudit.discovery import declared_sources
 
     return declared_sources()
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit._version import __version__, git_revision, python_version
-from biasaudit.benchmarks.base import Aggregate, Benchmark
+from biasaudit.contract import Aggregate, Benchmark
 from biasaudit.errors import RunError
 from biasaudit.models import load_backend
 from biasaudit.results.schema import RunResult, SampleRecord, ToolkitInfo

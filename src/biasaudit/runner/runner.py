@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from tqdm import tqdm
 
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.contract import Benchmark, Sample
 from biasaudit.datasets.files import sha256_of
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.models.base import Backend
