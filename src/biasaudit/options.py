@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import difflib
+import inspect
 import json
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -52,8 +54,32 @@ def _type_name(annotation: Any) -> str:
     return str(annotation).replace("typing.", "").replace("NoneType", "None")
 
 
+def _comment_docs(model: type[BaseModel]) -> dict[str, str]:
+    """Field descriptions written as ``#:`` comments above the field in the class source
+    (the Sphinx convention the benchmarks' options classes use), from the model and its bases."""
+    docs: dict[str, str] = {}
+    for cls in reversed(model.__mro__):
+        try:
+            lines = inspect.getsource(cls).splitlines()
+        except (OSError, TypeError):
+            continue
+        block: list[str] = []
+        for line in lines:
+            stripped = line.strip()
+            if stripped.startswith("#:"):
+                block.append(stripped[2:].strip())
+                continue
+            name = re.match(r"(\w+)\s*:", stripped)
+            if name and block:
+                docs[name.group(1)] = " ".join(block)
+            block = []
+    return docs
+
+
 def describe_options(model: type[BaseModel]) -> list[dict[str, str]]:
-    """Every option of `model`: name, type, default (as JSON) and description."""
+    """Every option of `model`: name, type, default (as JSON) and description (the field's
+    `description`, else its ``#:`` comment, else "(no description)")."""
+    comments = _comment_docs(model)
     rows = []
     for name, info in model.model_fields.items():
         if info.is_required():
@@ -66,7 +92,7 @@ def describe_options(model: type[BaseModel]) -> list[dict[str, str]]:
                 "name": name,
                 "type": _type_name(info.annotation),
                 "default": default,
-                "description": info.description or "",
+                "description": info.description or comments.get(name) or "(no description)",
             }
         )
     return rows
