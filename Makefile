@@ -48,6 +48,7 @@ test: $(STAMP)
 # own, registered through the biasaudit.benchmarks entry point), installed into the venv as a
 # user would, then checked with biasaudit.testing (a few seconds).
 example-plugin: $(STAMP)
+	$(PY) -m pip install --quiet "setuptools>=77"  # the build backend (already there after install)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation ./examples/winobias-plugin
 	rm -rf examples/winobias-plugin/build examples/winobias-plugin/*.egg-info
 	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q -p no:cacheprovider examples/winobias-plugin/tests
