@@ -17,7 +17,8 @@ import importlib.resources
 import json
 import pkgutil
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
@@ -172,3 +173,23 @@ def declared_sources() -> dict[str, DataSource]:
 
 
 _declared_cache: list[Any] = []
+
+
+@contextmanager
+def added(spec: BenchmarkSpec) -> Iterator[None]:
+    """`spec` discovered inside the block, as if installed (the conformance kit uses this to
+    check a spec that no entry point declares yet). A different spec of the same name is an
+    error; the same spec already discovered is left as it is."""
+    specs = discover()
+    if spec.name in specs:
+        if specs[spec.name] != spec:
+            raise ValueError(f"another benchmark named '{spec.name}' is installed")
+        yield
+        return
+    specs[spec.name] = spec
+    _declared_cache.clear()
+    try:
+        yield
+    finally:
+        specs.pop(spec.name, None)
+        _declared_cache.clear()

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 from biasaudit.benchmark_spec import BenchmarkSpec
 from biasaudit.data import DataStore
+from biasaudit.discovery import added
 from biasaudit.testing.checks import CHECKS, ConformanceError, Subject, run_check
 from biasaudit.testing.fake_backend import FakeBackend
 
@@ -53,7 +55,8 @@ def check_benchmark(
     limit: int = 6,
     checks: Sequence[str] | None = None,
 ) -> list[str]:
-    """Run the conformance checks on an installed benchmark (its name or spec).
+    """Run the conformance checks on a benchmark: the name of an installed one, or its spec
+    (which need not be installed: it is added to discovery while the checks run).
 
     `backend` is the model spec of the run check ("fake": the deterministic fake backend);
     `data_dir` an offline mirror (default: BIASAUDIT_DATA_DIR, else the download cache);
@@ -65,7 +68,11 @@ def check_benchmark(
     if unknown:
         raise ValueError(f"unknown checks {unknown} (known: {', '.join(CHECKS)})")
     failures = []
-    with tempfile.TemporaryDirectory(prefix="biasaudit-checks-") as scratch:
+    spec = benchmark if isinstance(benchmark, BenchmarkSpec) else None
+    with (
+        added(spec) if spec else nullcontext(),
+        tempfile.TemporaryDirectory(prefix="biasaudit-checks-") as scratch,
+    ):
         subject = _subject(benchmark, backend, data_dir, limit, Path(scratch))
         for name in chosen:
             try:

@@ -3,6 +3,7 @@ plug-in that breaks each rule fails exactly the checks for those rules."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,22 @@ def test_a_bad_plugin_fails_the_checks_of_the_rules_it_breaks(
     assert "imports biasaudit.runner.runner" in text
     assert "all requests failed, not excluded" in text
     assert "badtoy:missing.md cannot be read" in text
+
+
+def test_a_spec_that_no_entry_point_declares_can_be_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _install(tmp_path, "loosetoy", bad=False)
+    for dist in tmp_path.glob("*.dist-info"):  # importable, but not installed
+        for f in dist.iterdir():
+            f.unlink()
+        dist.rmdir()
+    with on_path(tmp_path, monkeypatch, "loosetoy"):
+        from biasaudit import plugin
+
+        assert "loosetoy" not in plugin.names()
+        spec = importlib.import_module("loosetoy").SPEC
+        assert check_benchmark(spec, checks=["spec", "docs", "ids", "requests"]) == [
+            "spec", "docs", "ids", "requests",
+        ]  # fmt: skip
+        assert "loosetoy" not in plugin.names()
