@@ -119,15 +119,29 @@ class MultipleChoiceBenchmark(Benchmark):
     def load_samples(self) -> list[Sample]:
         paths = {key: self.store.path(key) for key in self.task.data_keys}
         samples = []
+        where = self.options.where
+        seen: dict[str, set[str]] = {column: set() for column in where}
         for item in self.task.read(paths):
-            missing = sorted(set(self.options.where) - set(item.groups))
+            missing = sorted(set(where) - set(item.groups))
             if missing:
-                raise BiasauditError(f"{self.name}: option where: no column {missing[0]!r}")
-            if all(item.groups[k] in levels for k, levels in self.options.where.items()):
+                known = ", ".join(sorted(item.groups))
+                raise BiasauditError(
+                    f"{self.name}: option where: no column {missing[0]!r} (columns: {known})"
+                )
+            for column in where:
+                seen[column].add(item.groups[column])
+            if all(item.groups[k] in levels for k, levels in where.items()):
                 data = {"context": self.task.template.format(**item.fields), "gold": item.gold}
                 data["options"] = [self.task.option_template.format(option=o) for o in item.options]
                 data["stereotyped"] = item.stereotyped
                 samples.append(Sample(item.id, data, dict(item.groups)))
+        for column, levels in where.items():
+            unknown = sorted(set(levels) - seen[column])
+            if unknown:
+                raise BiasauditError(
+                    f"{self.name}: option where: {column} has no level {unknown[0]!r} "
+                    f"(levels: {', '.join(sorted(seen[column]))})"
+                )
         return samples
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:

@@ -16,7 +16,7 @@ import pytest
 from biasaudit import api, plugin
 from biasaudit.benchmarks.winobias.task import FILES, read
 from biasaudit.data import DataStore
-from biasaudit.errors import DataError
+from biasaudit.errors import BiasauditError, DataError
 from biasaudit.testing.checks import fake_backend
 
 
@@ -160,3 +160,25 @@ def test_choices_accuracy_and_contrast_against_a_naive_recount(
     by_stereotype = next(b for b in metrics["accuracy"]["breakdowns"] if b["by"] == "stereotype")
     values = {g["group"]: g["value"] for g in by_stereotype["groups"]}
     assert values == pytest.approx({"pro": pro, "anti": anti})
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ({"splt": ["test"]}, r"no column 'splt' \(columns: pair, pronoun_gender, split,"),
+        ({"split": ["tst"]}, r"split has no level 'tst' \(levels: dev, test\)"),
+    ],
+)
+def test_a_bad_where_filter_is_one_line(
+    where: dict[str, list[str]], message: str, store: DataStore
+) -> None:
+    bench = plugin.benchmark_class("winobias").from_dict({"where": where}, store)
+    with pytest.raises(BiasauditError, match=message):
+        bench.load_samples()
+
+
+def test_where_keeps_the_chosen_levels(store: DataStore) -> None:
+    where = {"split": ["test"], "type": ["2"]}
+    chosen = plugin.benchmark_class("winobias").from_dict({"where": where}, store).load_samples()
+    assert len(chosen) == 2 * 396
+    assert {(s.groups["split"], s.groups["type"]) for s in chosen} == {("test", "2")}
