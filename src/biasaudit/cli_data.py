@@ -42,6 +42,7 @@ def report_plugin_problems(debug: bool) -> None:
         (f"benchmark {name}: its class cannot be imported: {line}", trace)
         for name, line, trace in _broken_classes
     ]
+    _broken_classes.clear()  # reported once (main() may run several times in one process)
     for line, trace in problems:
         hint = "" if debug or not trace else " (--debug for the traceback)"
         print(f"biasaudit: warning: {line}{hint}", file=sys.stderr)
