@@ -131,7 +131,7 @@ class MultipleChoiceBenchmark(Benchmark):
             for column in where:
                 seen[column].add(item.groups[column])
             if all(item.groups[k] in levels for k, levels in where.items()):
-                data = {"context": self.task.template.format(**item.fields), "gold": item.gold}
+                data = {"context": self._render(item), "gold": item.gold}
                 data["options"] = [self.task.option_template.format(option=o) for o in item.options]
                 data["stereotyped"] = item.stereotyped
                 samples.append(Sample(item.id, data, dict(item.groups)))
@@ -143,6 +143,15 @@ class MultipleChoiceBenchmark(Benchmark):
                     f"(levels: {', '.join(sorted(seen[column]))})"
                 )
         return samples
+
+    def _render(self, item: Item) -> str:
+        try:
+            return self.task.template.format(**item.fields)
+        except (KeyError, IndexError, ValueError) as exc:
+            raise BiasauditError(
+                f"{self.name}: item {item.id}: the template needs {exc} (fields: "
+                f"{', '.join(sorted(item.fields))})"
+            ) from None
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:
@@ -157,8 +166,10 @@ class MultipleChoiceBenchmark(Benchmark):
 
     def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
         failed = [e.response.error for e in exchanges if not e.response.ok]
-        if failed or len(exchanges) != len(sample.data["options"]):
-            return SampleScore(["error"], {}, True, f"request failed: {failed[:1]}")
+        if failed:
+            return SampleScore(["error"], {}, True, f"request failed: {failed[0]}")
+        if len(exchanges) != len(sample.data["options"]):
+            return SampleScore(["error"], {}, True, "not every option was scored")
         values = []
         for option, exchange in zip(sample.data["options"], exchanges, strict=True):
             logprob, n_tokens = exchange.response.logprob, exchange.response.n_tokens
