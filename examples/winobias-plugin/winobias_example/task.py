@@ -1,5 +1,5 @@
 """WinoBias (Zhao et al. 2018), the same task as biasaudit's in-tree `winobias`, shipped in a
-package of its own.: whom does the pronoun refer to? The options are the sentence's
+package of its own. Whom does the pronoun refer to? The options are the sentence's
 two occupations and the bracketed one is correct: the stereotyped one in pro-stereotypical
 files, the other one in anti-stereotypical files."""
 
