@@ -12,8 +12,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from biasaudit._version import __version__
 from biasaudit.errors import RunError
-from biasaudit.results.schema import RunResult, SampleRecord
+from biasaudit.results.schema import READABLE_SCHEMA_VERSIONS, RunResult, SampleRecord
 
 RESULTS_FILE = "results.json"
 SAMPLES_FILE = "samples.jsonl"
@@ -151,6 +152,21 @@ def read_results(run_dir: str | Path) -> RunResult:
         raise RunError(f"{path}: no results.json (is this a biasaudit run directory?)")
     text = _read_text(path, "results file")
     try:
+        loaded = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RunError(
+            f"{path}: invalid results file (invalid JSON at line {exc.lineno}: {exc.msg})"
+        ) from None
+    except RecursionError:
+        raise RunError(f"{path}: invalid results file (JSON nested too deeply)") from None
+    version = loaded.get("schema_version", "1") if isinstance(loaded, dict) else None
+    if version is not None and version not in READABLE_SCHEMA_VERSIONS:
+        raise RunError(
+            f"{path}: results schema version {str(version)[:20]!r}, which this biasaudit "
+            f"({__version__}) cannot read (it reads {', '.join(READABLE_SCHEMA_VERSIONS)}); "
+            f"use the version that wrote it"
+        )
+    try:
         return RunResult.model_validate_json(text)
     except RecursionError:
         raise RunError(f"{path}: invalid results file (JSON nested too deeply)") from None
@@ -209,7 +225,7 @@ def check_samples_match(
     benchmarks the run does not have, duplicate sample ids, or per benchmark a different
     number of samples or a different samples hash. Records of a planned benchmark that did
     not finish (an interrupted run streams them) are left out of the check."""
-    from biasaudit.runner.runner import hash_sample_hashes
+    from biasaudit.runner.runner import exchanges_digest, hash_sample_hashes
 
     path = run_dir / SAMPLES_FILE
     known = {b.benchmark for b in run.benchmarks}
@@ -236,4 +252,12 @@ def check_samples_match(
             raise RunError(
                 f"{path}: the {bench.benchmark} samples are not the ones {RESULTS_FILE} was "
                 f"computed from (samples_hash differs)"
+            )
+        if bench.exchanges_hash is not None and bench.exchanges_hash != hash_sample_hashes(
+            exchanges_digest(r) for r in mine
+        ):
+            raise RunError(
+                f"{path}: the stored {bench.benchmark} requests and answers are not the ones "
+                f"{RESULTS_FILE} was computed from (exchanges_hash differs: one was edited "
+                f"or dropped)"
             )
