@@ -17,8 +17,9 @@ Behaviours (`mode`), for the hostile cases of the reliability audit:
 answered with HTTP 500 (a server that breaks after the start-up probes); set it back to None
 to heal the server. With `hold_after` = N, every POST after the first N waits until it is set
 back to None (a run kept alive while a test looks at it). `posts` counts POSTs per request
-key (path + body), so a test can tell whether a request was sent twice. Run it in-process (`with FakeOpenAI() as s:`)
-or as a process: ``python fake_openai.py PORT [MODE] [DELAY_S]`` (prints ``ready``).
+key (path + body), so a test can tell whether a request was sent twice. Run it in-process
+(`with FakeOpenAI() as s:`) or as a process: ``python fake_openai.py PORT [MODE] [DELAY_S]``
+(prints ``ready``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,9 @@ class FakeOpenAI(LoopbackServer):
         self.hold_after: int | None = None
         #: POSTs whose JSON body this returns True for are answered with HTTP 500.
         self.fail_if: Callable[[dict[str, Any]], bool] | None = None
+        #: The body of those 500s: by default an OpenAI-style error "broken"; a function of
+        #: the request's Authorization header gives another (a server quoting the key).
+        self.error_body: Callable[[str], bytes] | None = None
         self.n_posts = 0
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -86,11 +90,11 @@ class FakeOpenAI(LoopbackServer):
             return True
         self.posts[target + " " + raw.decode()] += 1
         self.n_posts += 1
-        if self.fail_after is not None and self.n_posts > self.fail_after:
-            await respond(writer, 500, b'{"error": {"message": "broken"}}', close=False)
-            return True
-        if self.fail_if is not None and self.fail_if(json.loads(raw)):
-            await respond(writer, 500, b'{"error": {"message": "broken"}}', close=False)
+        failing = self.fail_after is not None and self.n_posts > self.fail_after
+        if failing or (self.fail_if is not None and self.fail_if(json.loads(raw))):
+            auth = headers.get("authorization", "")
+            body = self.error_body(auth) if self.error_body else b'{"error": {"message": "broken"}}'
+            await respond(writer, 500, body, close=False)
             return True
         if self.hold_after is not None and self.n_posts > self.hold_after:
             while self.hold_after is not None:

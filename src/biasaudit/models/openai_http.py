@@ -123,11 +123,33 @@ class _Attempt:
     outcome: Outcome = "ok"
 
 
+#: A run of at least this many leading characters of the key is blanked too (a message cut
+#: through the key, by the server or by anyone, leaves a prefix).
+MIN_SECRET_PREFIX = 8
+
+
 def make_redactor(secret: str | None) -> Callable[[str], str]:
-    """A function that blanks `secret` out of a text (server bodies may echo the API key)."""
+    """A function that blanks `secret` out of a text (server bodies may echo the API key):
+    the whole key and any prefix of it of `MIN_SECRET_PREFIX` or more characters."""
     if not secret:
         return lambda text: text
-    return lambda text: text.replace(secret, "***")
+    head = secret[:MIN_SECRET_PREFIX]
+
+    def redact(text: str) -> str:
+        if head not in text:
+            return text
+        parts: list[str] = []
+        start = 0
+        while (at := text.find(head, start)) != -1:
+            end = at + len(head)
+            while end - at < len(secret) and end < len(text) and text[end] == secret[end - at]:
+                end += 1
+            parts += [text[start:at], "***"]
+            start = end
+        parts.append(text[start:])
+        return "".join(parts)
+
+    return redact
 
 
 def redact_json(value: Any, redact: Callable[[str], str]) -> Any:
@@ -149,18 +171,19 @@ def _parse_json(response: httpx.Response) -> Any:
         raise ValueError(str(exc)) from None
 
 
-def _server_message(response: httpx.Response) -> str:
-    """The error message of an OpenAI-style error body, else the start of the body."""
+def _server_message(response: httpx.Response, redact: Callable[[str], str]) -> str:
+    """The error message of an OpenAI-style error body, else the start of the body; redacted
+    before it is cut (a key cut in two would no longer be recognised)."""
     try:
         body = _parse_json(response)
     except ValueError:
-        return response.text[:MAX_ERROR_CHARS].strip()
+        return redact(response.text)[:MAX_ERROR_CHARS].strip()
     if isinstance(body, dict):
         error = body.get("error", body.get("detail", body))
         if isinstance(error, dict) and "message" in error:
             error = error["message"]
-        return str(error)[:MAX_ERROR_CHARS]
-    return str(body)[:MAX_ERROR_CHARS]
+        return redact(str(error))[:MAX_ERROR_CHARS]
+    return redact(str(body))[:MAX_ERROR_CHARS]
 
 
 class _LoopThread:
@@ -355,7 +378,7 @@ class Transport:
         elif status >= 500:
             outcome = "server_error"
         return _Attempt(
-            error=f"{where}: HTTP {status}: {_server_message(response)}",
+            error=f"{where}: HTTP {status}: {_server_message(response, self._redact)}",
             retryable=is_retryable_status(status),
             retry_after=parse_retry_after(response.headers),
             outcome=outcome,
