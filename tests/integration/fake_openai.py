@@ -76,6 +76,8 @@ class FakeOpenAI(LoopbackServer):
         #: The body of those 500s: by default an OpenAI-style error "broken"; a function of
         #: the request's Authorization header gives another (a server quoting the key).
         self.error_body: Callable[[str], bytes] | None = None
+        #: When set, every POST is answered 429 with this Retry-After (seconds).
+        self.retry_after: float | None = None
         self.n_posts = 0
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -90,6 +92,11 @@ class FakeOpenAI(LoopbackServer):
             return True
         self.posts[target + " " + raw.decode()] += 1
         self.n_posts += 1
+        if self.retry_after is not None:
+            body = b'{"error": {"message": "slow down"}}'
+            extra = {"Content-Type": "application/json", "Retry-After": f"{self.retry_after:g}"}
+            await respond(writer, 429, body, extra, close=False)
+            return True
         failing = self.fail_after is not None and self.n_posts > self.fail_after
         if failing or (self.fail_if is not None and self.fail_if(json.loads(raw))):
             auth = headers.get("authorization", "")

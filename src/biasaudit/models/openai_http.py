@@ -242,6 +242,14 @@ class Transport:
             limits=httpx.Limits(max_connections=concurrency * len(self.base_urls) + 2),
         )
         self.pool = EndpointPool(self.base_urls, concurrency)
+        #: With several base URLs, a start-up probe answered 429 fails at once instead of
+        #: waiting out the Retry-After: the run starts on the others.
+        self.probe_gives_up_when_limited = False
+
+    def enable(self, url: str) -> None:
+        """Let `url` take traffic again (from any thread)."""
+        if self._loop is not None:
+            self._loop.loop.call_soon_threadsafe(self.pool.enable, url)
 
     def __repr__(self) -> str:
         return f"Transport(base_urls={self.base_urls!r}, concurrency={self.concurrency})"
@@ -324,9 +332,12 @@ class Transport:
                 except BaseException:
                     self.pool.release(used, "client_error", 0.0)
                     raise
-                self.pool.release(used, attempt.outcome, time.monotonic() - started)
+                elapsed = time.monotonic() - started
+                self.pool.release(used, attempt.outcome, elapsed, attempt.retry_after)
             else:
                 attempt = await self._attempt(used, path, body)
+                if attempt.outcome == "rate_limited" and self.probe_gives_up_when_limited:
+                    break  # a start-up probe: the endpoint is re-probed later
             if attempt.data is not None:
                 return CallResult(url=used, data=attempt.data, attempts=number + 1)
             if not attempt.retryable or number == self.policy.max_retries:
@@ -334,7 +345,7 @@ class Transport:
             failed_at = used
             if (
                 url is None
-                and attempt.outcome == "server_error"
+                and attempt.outcome in ("server_error", "rate_limited")
                 and self.pool.has_healthy_alternative(used)
             ):
                 continue  # retry at once on another endpoint
