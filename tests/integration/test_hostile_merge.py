@@ -24,10 +24,9 @@ from biasaudit.results.lock import LOCK_FILE
 LIMIT = 6
 
 
-@pytest.fixture(scope="module")
-def shards(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[str, Path]:
-    """Shard sets made once: a good 3-way split and its odd relatives."""
-    root = tmp_path_factory.mktemp("shards")
+def make_shards(root: Path, data_dir: Path) -> dict[str, Path]:
+    """Shard sets: a good 3-way split and its odd relatives (also used by
+    scripts/hostile_harness.py)."""
     made: dict[str, Path] = {}
 
     def run(name: str, url: str, **kwargs: Any) -> None:
@@ -48,7 +47,27 @@ def shards(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[str
         run("high", server.base_url, shard=(2, 3), options={"stop": {"severity": ["high"]}})
         server.fail_after = server.n_posts + 2  # the start-up probe, then every POST fails
         run("lost2", server.base_url, shard=(2, 3), model_args={"max_retries": 0})
+    with FakeOpenAI() as other:  # another server: another model fingerprint
+        run("other_model", other.base_url, shard=(2, 3))
     return made
+
+
+@pytest.fixture(scope="module")
+def shards(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[str, Path]:
+    return make_shards(tmp_path_factory.mktemp("shards"), data_dir)
+
+
+#: shard sets refused, the folder named, and words of the message
+MIXTURES: dict[str, tuple[list[str], str, str]] = {
+    "a shard twice": (["s0", "s1", "s1"], "s1", "given twice"),
+    "another seed": (["s0", "s1", "seed1"], "seed1", "seed 1 vs 0"),
+    "another limit": (["s0", "s1", "limit9"], "limit9", "limit 9 vs 6"),
+    "shards of two splits": (["s0", "half1"], "half1", "different splits"),
+    "a whole run among shards": (["s0", "s1", "whole"], "whole", "not a shard"),
+    "a whole run first": (["whole", "s1"], "whole", "not a shard"),
+    "other options": (["s0", "s1", "high"], "high", "options"),
+    "another model": (["s0", "s1", "other_model"], "other_model", "a different model"),
+}
 
 
 def merge_cli(
@@ -79,18 +98,7 @@ def test_a_missing_shard_is_a_partial_merge_with_exit_3(
     assert merged.benchmarks[0].n_samples == 4  # positions 0, 3, 1, 4 of 6
 
 
-@pytest.mark.parametrize(
-    ("names", "offender", "words"),
-    [
-        (["s0", "s1", "s1"], "s1", "given twice"),
-        (["s0", "s1", "seed1"], "seed1", "seed 1 vs 0"),
-        (["s0", "s1", "limit9"], "limit9", "limit 9 vs 6"),
-        (["s0", "half1"], "half1", "different splits"),
-        (["s0", "s1", "whole"], "whole", "not a shard"),
-        (["whole", "s1"], "whole", "not a shard"),
-        (["s0", "s1", "high"], "high", "options"),
-    ],
-)
+@pytest.mark.parametrize(("names", "offender", "words"), MIXTURES.values(), ids=list(MIXTURES))
 def test_a_mixture_is_refused_naming_the_folder(
     shards: dict[str, Path],
     tmp_path: Path,

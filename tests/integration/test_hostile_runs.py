@@ -140,14 +140,10 @@ def test_the_undamaged_run_passes_every_reader(
         assert run_cli(_argv(command, run, good_run, tmp_path), capsys) == (0, []), command
 
 
-@pytest.fixture(scope="module")
-def partial_run(
-    tmp_path_factory: pytest.TempPathFactory, data_dir: Path, good_run: Path
-) -> Path:
+def make_partial_run(out: Path, data_dir: Path, good_run: Path) -> Path:
     """1 of 3 samples lost to request errors (every request of the first progression fails:
     each carries its first sentence): a partial run."""
     first = _lines(good_run)[0]["exchanges"][0]["request"]["messages"][-1]["content"]
-    out = tmp_path_factory.mktemp("partial") / "run"
     with FakeOpenAI() as server:
         server.fail_if = lambda body: any(
             first in str(m.get("content")) for m in body.get("messages", [])
@@ -157,6 +153,12 @@ def partial_run(
              "--limit", "3", "-q", "--data-dir", str(data_dir), "-o", str(out), "--no-cache"]
         )  # fmt: skip
     assert code == EXIT_INCOMPLETE
+    return out
+
+
+@pytest.fixture(scope="module")
+def partial_run(tmp_path_factory: pytest.TempPathFactory, data_dir: Path, good_run: Path) -> Path:
+    out = make_partial_run(tmp_path_factory.mktemp("partial") / "run", data_dir, good_run)
     assert read_results(out).status == "partial"
     assert read_results(out).benchmarks[0].n_request_errors == 1
     return out
