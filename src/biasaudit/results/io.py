@@ -21,29 +21,40 @@ SAMPLES_FILE = "samples.jsonl"
 RUN_CONFIG_FILE = "run.json"
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    """Write `text` to `path` through a private temporary file and an atomic rename, so
-    `path` is always either the old or the new content; a failed write (disk full) leaves
-    no temporary behind and is a one-line RunError."""
+@contextlib.contextmanager
+def atomic_output(path: Path) -> Iterator[Path]:
+    """A private temporary path next to `path` to write to; renamed over `path` (after an
+    fsync) when the block ends without error, removed otherwise, so `path` is always either
+    the old or the new content. An OSError (disk full, permission) is one RunError naming
+    `path`; nothing is replaced then."""
     try:
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed below, kept on failure)
-            "w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp",
-            delete=False,
-        )  # fmt: skip
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise RunError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    tmp = Path(handle.name)
+    os.close(fd)
+    tmp = Path(name)
     try:
-        with handle:
-            handle.write(text)
-            handle.flush()
+        yield tmp
+        with tmp.open("rb+") as handle:
             os.fsync(handle.fileno())
+        tmp.chmod(0o644)
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise RunError(
-            f"{path}: cannot write ({exc.strerror or exc}); nothing was replaced"
+            f"{path}: cannot write ({exc.strerror or exc}); nothing was replaced, the "
+            f"previous file is kept"
         ) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (see `atomic_output`)."""
+    with atomic_output(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def write_results(run_dir: Path, result: RunResult) -> Path:

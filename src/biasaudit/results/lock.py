@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import errno
 import json
 import os
 import socket
@@ -110,8 +109,6 @@ def run_lock(run_dir: Path) -> Iterator[None]:
         except OSError as exc:
             os.close(fd)
             path.unlink(missing_ok=True)
-            if exc.errno == errno.ENOSPC:
-                raise RunError(f"{path}: cannot write (no space left on device)") from None
             raise RunError(f"{path}: cannot write ({exc.strerror or exc})") from None
         os.close(fd)
         break

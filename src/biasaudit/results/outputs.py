@@ -9,14 +9,12 @@ failure is one line.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from biasaudit.errors import RunError
 from biasaudit.results.io import RESULTS_FILE, RUN_CONFIG_FILE, SAMPLES_FILE
+from biasaudit.results.io import atomic_output as atomic_output  # report/export write with it
 from biasaudit.results.lock import LOCK_FILE, check_unlocked
 
 #: The files that make a directory a run directory.
@@ -52,31 +50,3 @@ def check_output_dir(out: Path, inputs: Sequence[str | Path]) -> None:
     if out.exists() and not out.is_dir():
         raise RunError(f"{out}: exists and is not a directory")
     check_unlocked(out)
-
-
-@contextlib.contextmanager
-def atomic_output(path: Path) -> Iterator[Path]:
-    """A temporary path next to `path` to write to; renamed over `path` when the block ends
-    without error, removed otherwise (the previous `path` is kept). An OSError (disk full,
-    permission) is one RunError naming `path`."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise RunError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    os.close(fd)
-    tmp = Path(name)
-    try:
-        yield tmp
-        with tmp.open("rb+") as handle:
-            os.fsync(handle.fileno())
-        tmp.chmod(0o644)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise RunError(
-            f"{path}: cannot write ({exc.strerror or exc}); the previous file is kept"
-        ) from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
