@@ -78,7 +78,8 @@ mutation: $(STAMP)
 bench-endpoints: $(STAMP)
 	$(PY) bench/endpoints.py --endpoints 2 --concurrency 32 --requests 5000
 
-# The openai backend against a real vLLM server (CPU build, separate venv .vllm-venv, about
+# The openai backend against a real vLLM server (CPU build, separate venv .vllm-venv or
+# $BIASAUDIT_VLLM_VENV, built once and reused through its ready-stamp; about
 # 3.5 GB) serving SmolLM2 converted from the embedded GGUF; the test starts its own server.
 test-vllm: $(STAMP)
 	PYTHON=$(PY) scripts/vllm_env.sh

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -177,9 +178,15 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_merge(args: argparse.Namespace) -> int:
     from biasaudit.api import merge
 
-    run = merge(args.run_dirs, args.output, data_dir=args.data_dir)
+    run = merge(args.run_dirs, args.output, data_dir=args.data_dir, overwrite=args.overwrite)
     counts = ", ".join(f"{b.benchmark}: {b.n_samples} samples" for b in run.benchmarks)
     print(f"merged {len(args.run_dirs)} runs into {args.output} ({counts})")
+    if run.status != "complete":
+        print(
+            f"biasaudit: {run.status} merge into {args.output}: {run.status_reason}",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
     return 0
 
 
@@ -305,6 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     merge.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
     merge.add_argument("--output", "-o", required=True)
+    merge.add_argument("--overwrite", action="store_true", help="replace a run already in --output")
     merge.set_defaults(func=cmd_merge)
 
     validate = sub.add_parser(
@@ -351,12 +359,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BiasauditError as exc:
         print(f"biasaudit: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        # `biasaudit ... | head`: the reader is gone; say nothing more, exit as SIGPIPE would
+        _silence_stdout()
+        return 141
     except KeyboardInterrupt:
         print(
             "biasaudit: interrupted; cached responses are kept, rerun with --resume",
             file=sys.stderr,
         )
         return 130
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _is_benchmark_command(word: str) -> bool:

@@ -6,6 +6,7 @@ import difflib
 import inspect
 import json
 import re
+import math
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -40,11 +41,15 @@ def parse_options(model: type[M], options: dict[str, Any], owner: str) -> M:
                 f"unknown option '{key}' for {owner}{hint} (known: {', '.join(known) or 'none'})"
             )
     try:
-        return model.model_validate(options)
+        parsed = model.model_validate(options)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise BiasauditError(f"option '{where}' for {owner}: {first['msg']}") from None
+    bad = _non_finite(parsed.model_dump(), "")
+    if bad is not None:  # -O temperature=inf / nan: a float, but no setting
+        raise BiasauditError(f"option '{bad}' for {owner}: must be a finite number")
+    return parsed
 
 
 def _type_name(annotation: Any) -> str:
@@ -96,3 +101,21 @@ def describe_options(model: type[BaseModel]) -> list[dict[str, str]]:
             }
         )
     return rows
+
+
+def _non_finite(value: Any, path: str) -> str | None:
+    """The dotted path of the first infinite or NaN float in `value`, else None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return path
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list | tuple)
+        else ()
+    )
+    for key, inner in items:
+        found = _non_finite(inner, f"{path}.{key}" if path else str(key))
+        if found is not None:
+            return found
+    return None

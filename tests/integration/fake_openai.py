@@ -15,9 +15,11 @@ Behaviours (`mode`), for the hostile cases of the reliability audit:
 
 `delay_s` delays every POST answer. With `fail_after` = N, every POST after the first N is
 answered with HTTP 500 (a server that breaks after the start-up probes); set it back to None
-to heal the server. `posts` counts POSTs per request key (path + body), so a
-test can tell whether a request was sent twice. Run it in-process (`with FakeOpenAI() as s:`)
-or as a process: ``python fake_openai.py PORT [MODE] [DELAY_S]`` (prints ``ready``).
+to heal the server. With `hold_after` = N, every POST after the first N waits until it is set
+back to None (a run kept alive while a test looks at it). `posts` counts POSTs per request
+key (path + body), so a test can tell whether a request was sent twice. Run it in-process
+(`with FakeOpenAI() as s:`) or as a process: ``python fake_openai.py PORT [MODE] [DELAY_S]``
+(prints ``ready``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import hashlib
 import json
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +70,14 @@ class FakeOpenAI(LoopbackServer):
         self.delay_s = delay_s
         self.posts: collections.Counter[str] = collections.Counter()
         self.fail_after: int | None = None
+        self.hold_after: int | None = None
+        #: POSTs whose JSON body this returns True for are answered with HTTP 500.
+        self.fail_if: Callable[[dict[str, Any]], bool] | None = None
+        #: The body of those 500s: by default an OpenAI-style error "broken"; a function of
+        #: the request's Authorization header gives another (a server quoting the key).
+        self.error_body: Callable[[str], bytes] | None = None
+        #: When set, every POST is answered 429 with this Retry-After (seconds).
+        self.retry_after: float | None = None
         self.n_posts = 0
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -81,9 +92,20 @@ class FakeOpenAI(LoopbackServer):
             return True
         self.posts[target + " " + raw.decode()] += 1
         self.n_posts += 1
-        if self.fail_after is not None and self.n_posts > self.fail_after:
-            await respond(writer, 500, b'{"error": {"message": "broken"}}', close=False)
+        if self.retry_after is not None:
+            body = b'{"error": {"message": "slow down"}}'
+            extra = {"Content-Type": "application/json", "Retry-After": f"{self.retry_after:g}"}
+            await respond(writer, 429, body, extra, close=False)
             return True
+        failing = self.fail_after is not None and self.n_posts > self.fail_after
+        if failing or (self.fail_if is not None and self.fail_if(json.loads(raw))):
+            auth = headers.get("authorization", "")
+            body = self.error_body(auth) if self.error_body else b'{"error": {"message": "broken"}}'
+            await respond(writer, 500, body, close=False)
+            return True
+        if self.hold_after is not None and self.n_posts > self.hold_after:
+            while self.hold_after is not None:
+                await asyncio.sleep(0.02)
         if self.mode == "hang_post":
             await asyncio.sleep(3600)
             return False

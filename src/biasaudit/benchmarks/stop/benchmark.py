@@ -58,7 +58,8 @@ class STOPOptions(BenchmarkOptions):
     counterfactual: bool = True
     #: Spread across groups: population standard deviation or max - min.
     spread: Literal["sd", "range"] = "sd"
-    severity: list[str] | None = None
+    #: Only these severities (every STOP file, custom ones too, uses these three words).
+    severity: list[Literal["low", "moderate", "high"]] | None = None
     demographic: list[str] | None = None
     sub_demographic: list[str] | None = None
     seed_id: list[int] | None = None
