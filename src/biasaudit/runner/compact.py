@@ -89,9 +89,8 @@ def kept_data_keys(benchmark: Benchmark) -> frozenset[str] | None:
         return None
     used: set[str] = set(declared)
     for spec in benchmark.metric_specs():
-        keys = [*spec.group_by, spec.cluster_by, spec.stratify_by, spec.permute_within]
-        for key in [*keys, *spec.where]:
-            used.update(key.split("+") if key else [])
+        for key in [*spec.keys(), *spec.where]:
+            used.update(key.split("+"))
     return frozenset(used)
 
 

@@ -97,7 +97,9 @@ def test_generative_mode_counts_choices_and_never_reports_fifty_when_empty(
     # two answered items; pro counts 1 (stereotype), the unrelated choice is a tie -> anti
     assert result.metric("coverage").value == pytest.approx(200 / 3)
     assert result.metric("ss_micro").value == pytest.approx(50.0)
-    assert result.metric("lms_micro").value == pytest.approx(25.0)  # 1 of 4 comparisons
+    # lms: the stereotype choice prefers a meaningful option (100), the unrelated one not (0)
+    assert result.metric("lms_micro").value == pytest.approx(50.0)
+    assert result.metric("lms").value == pytest.approx(50.0)  # one term per item: (100 + 0) / 2
     assert result.metric("ss_micro").outcome_rates == pytest.approx(
         {"answered": 2 / 3, "refused": 1 / 3}
     )

@@ -95,6 +95,17 @@ def _correct(name: str, description: str) -> MetricSpec:
     )
 
 
+#: Table 11's Bias Rate, by the group the model filled in (`Beads._bias_rate` adds the group).
+BIAS_RATE = MetricSpec(
+    name="bias_rate",
+    score="gold_biased",
+    group_by=["fill_group"],
+    noise_floor=True,
+    higher_is_better=False,
+    description="share of biased templates among those the model filled with each group",
+    reference="BEADs §4.2.4, App. C.2, Table 11; formula spec §3.4(a) (inferred)",
+)
+
 METRICS: dict[str, list[MetricSpec]] = {
     "classify": [_correct("accuracy", "share of texts labelled correctly; by gold = recall")],
     "spans": [
@@ -362,16 +373,7 @@ class Beads(Benchmark):
             )
             for r in records
         ]
-        spec = MetricSpec(
-            name="bias_rate",
-            score="gold_biased",
-            group_by=["fill_group"],
-            noise_floor=True,
-            higher_is_better=False,
-            description="share of biased templates among those the model filled with each group",
-            reference="BEADs §4.2.4, App. C.2, Table 11; formula spec §3.4(a) (inferred)",
-        )
-        return frame(augmented, spec, seed)
+        return frame(augmented, BIAS_RATE, seed)
 
     def tables(self, records: Sequence[SampleRecord]) -> dict[str, Table]:
         if self.options.task in PAIR_TASKS:

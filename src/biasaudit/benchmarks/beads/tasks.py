@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from biasaudit.benchmarks.base import Sample, SampleScore
-from biasaudit.benchmarks.beads import parse, prompts
+from biasaudit.benchmarks.beads import parse, prompts, variation
 from biasaudit.benchmarks.beads.biasrate import (
     AMBIGUOUS,
     TIE,
@@ -56,8 +56,9 @@ def split_for(task: str, subtask: str, split: str | None) -> str:
 def load(data: BeadsData, task: str, subtask: str, key: str) -> list[Sample]:
     """Samples of one task from a validated split (deterministic order, stable ids)."""
     rows = data.load(key).rows
+    bases = variation.base_ids(rows) if task == "variation" else [""] * len(rows)
     samples = []
-    for row in rows:
+    for row, base in zip(rows, bases, strict=True):
         sid = f"{task}:{key}:{row.row}"
         if task == "classify":
             groups = {"gold": row["label"], "dimension": row.get("dimension", "n/a")}
@@ -73,7 +74,7 @@ def load(data: BeadsData, task: str, subtask: str, key: str) -> list[Sample]:
             samples.append(Sample(sid, data_, {}))
         elif task == "variation":
             groups = {"group": row["group"], "dimension": row.get("dimension", "n/a")}
-            groups["base_id"] = row.get("base_id") or row["text"]
+            groups["base_id"] = base
             samples.append(Sample(sid, {"text": row["text"]}, groups))
         elif task == "stereotype":
             groups = {"target_group": row["target_group"], "topic": row["topic"]}

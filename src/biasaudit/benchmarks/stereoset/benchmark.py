@@ -103,8 +103,13 @@ def _item_scores(record: SampleRecord) -> ss_metrics.ItemScores | None:
     scores = record.scores
     if record.excluded or scores.get("stereotype") is None:
         return None
+    related = scores.get("related")
     return ss_metrics.ItemScores(
-        record.data["target"], scores["stereotype"], scores["anti_stereotype"], scores["unrelated"]
+        record.data["target"],
+        scores["stereotype"],
+        scores["anti_stereotype"],
+        scores["unrelated"],
+        related=None if related is None else related / 50.0,  # 100 x comparisons won / 2
     )
 
 
