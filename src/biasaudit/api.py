@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any, overload
 
 from biasaudit.analysis import AnalysisResult, Context
-from biasaudit.contract import Benchmark, Sample
+from biasaudit.contract import Benchmark
 from biasaudit.data import DataStore
 from biasaudit.errors import RunError
 from biasaudit.merging import merge as merge  # the API's merge() lives there
 from biasaudit.models.spec import validate_model
 from biasaudit.plugin import analysis, benchmark_class, get_spec
+from biasaudit.rescoring import allowed_failures, make_output_dir, rescore_benchmark
 from biasaudit.results.io import (
     SamplesWriter,
     check_samples_match,
@@ -32,7 +33,7 @@ from biasaudit.results.plan import plan_of_config
 from biasaudit.results.schema import SCHEMA_VERSION, BenchmarkResult, RunResult, SampleRecord
 from biasaudit.results.status import judge
 from biasaudit.runner.engine import execute
-from biasaudit.runner.runner import RunConfig, score_record
+from biasaudit.runner.runner import RunConfig
 
 
 def build_benchmarks(
@@ -78,17 +79,6 @@ def _check_output(
             f"{output_dir} already holds a run; pass --resume to continue it or "
             f"--overwrite to replace it"
         )
-
-
-def _make_output_dir(output_dir: Path) -> bool:
-    """Create the output directory; whether it was created (so a failed start removes it)."""
-    if output_dir.is_dir():
-        return False
-    try:
-        output_dir.mkdir(parents=True)
-    except OSError as exc:
-        raise RunError(f"{output_dir}: cannot create ({exc.strerror or exc})") from None
-    return True
 
 
 def model_slug(model: str) -> str:
@@ -196,7 +186,7 @@ def evaluate_one(
             use_cache=use_cache, on_record=_discard,
         )  # fmt: skip
         return judge(run, records, names, max_failed_samples).model_copy(update={"plan": plan})
-    created = _make_output_dir(out)
+    created = make_output_dir(out)
     with run_lock(out):
         # samples.jsonl is streamed as samples finish; results.json is rewritten after each
         # benchmark from the compact per-sample table the runner keeps.
@@ -254,31 +244,6 @@ def _check_settings(
         raise RunError(f"--max-failed-samples must be 0 or more, got {max_failed_samples}")
 
 
-def _allowed_failures(run: RunResult) -> int:
-    """The request-error threshold a recorded run was judged with (0 unless it was raised:
-    a complete run with lost samples must have allowed that many)."""
-    lost = sum(b.n_request_errors for b in run.benchmarks)
-    return lost if run.status == "complete" else 0
-
-
-def rescore_benchmark(
-    bench: Benchmark, previous: BenchmarkResult, records: list[SampleRecord], seed: int
-) -> tuple[BenchmarkResult, list[SampleRecord]]:
-    """Re-score stored exchanges with the current scoring code; provenance is kept."""
-    rescored = [
-        score_record(bench, Sample(r.sample_id, r.data, r.groups), r.exchanges) for r in records
-    ]
-    aggregate = bench.aggregate(rescored, seed)
-    result = previous.model_copy(
-        update={
-            "metrics": aggregate.metrics,
-            "tables": aggregate.tables,
-            "n_excluded": sum(1 for r in rescored if r.excluded),
-        }
-    )
-    return result, rescored
-
-
 def score(
     run_dir: str | Path, *, data_dir: str | Path | None = None, write: bool = True
 ) -> RunResult:
@@ -304,7 +269,7 @@ def score(
         update={"benchmarks": new_results, "schema_version": SCHEMA_VERSION}
     )
     planned = run.benchmarks_planned or [b.benchmark for b in run.benchmarks]
-    rescored_run = judge(rescored_run, all_records, planned, _allowed_failures(run))
+    rescored_run = judge(rescored_run, all_records, planned, allowed_failures(run))
     if write:
         with run_lock(run_path):
             write_results(run_path, rescored_run)

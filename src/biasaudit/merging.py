@@ -12,6 +12,7 @@ from pathlib import Path
 from biasaudit.data import DataStore
 from biasaudit.errors import RunError
 from biasaudit.plugin import benchmark_class
+from biasaudit.rescoring import allowed_failures, make_output_dir, rescore_benchmark
 from biasaudit.results.io import (
     check_samples_match,
     iter_samples,
@@ -72,8 +73,6 @@ def merge(
                 continue
             for record in by_bench.get(name, []):
                 records.setdefault(name, {})[record.sample_id] = record
-    from biasaudit.api import _allowed_failures, _make_output_dir, rescore_benchmark
-
     store = DataStore(data_dir)
     merged_results: list[BenchmarkResult] = []
     merged_records: list[SampleRecord] = []
@@ -104,7 +103,7 @@ def merge(
     merged = first.model_copy(
         update={"benchmarks": merged_results, "shard": None, "plan": plan_of(first)}
     )
-    merged = judge(merged, merged_records, planned, _allowed_failures(first))
+    merged = judge(merged, merged_records, planned, allowed_failures(first))
     gaps = [f"missing shard(s) {', '.join(missing)}"] if missing else []
     gaps += [
         f"{name} not finished in shard(s) {', '.join(shards)}"
@@ -115,7 +114,7 @@ def merge(
         reason = "; ".join([*gaps, *([merged.status_reason] if merged.status_reason else [])])
         status = "failed" if merged.status == "failed" else "partial"
         merged = merged.model_copy(update={"status": status, "status_reason": reason})
-    _make_output_dir(out)
+    make_output_dir(out)
     with run_lock(out):
         if overwrite:
             remove_outputs(out)
