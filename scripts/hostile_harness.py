@@ -278,7 +278,8 @@ def merges(tmp: Path, data_dir: Path) -> None:
 
 def live_and_partial(tmp: Path, data_dir: Path, good: Path) -> None:
     live = copy(good, tmp / "live")
-    (live / LOCK_FILE).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    # held by another live process of this host (the harness's parent)
+    (live / LOCK_FILE).write_text(json.dumps({"pid": os.getppid(), "host": socket.gethostname()}))
     for name, argv in {
         "score": ["score", str(live)],
         "report -o into it": ["report", str(good), "-o", str(live / "r.html")],

@@ -178,7 +178,7 @@ def test_a_locked_input_or_output_is_refused(
     import os
     import socket
 
-    live = json.dumps({"pid": os.getpid(), "host": socket.gethostname()})
+    live = json.dumps({"pid": os.getppid(), "host": socket.gethostname()})  # another process
     copy = tmp_path / "s2"
     shutil.copytree(shards["s2"], copy)
     (copy / LOCK_FILE).write_text(live)
