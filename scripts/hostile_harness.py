@@ -146,6 +146,12 @@ def data_files(tmp: Path, data_dir: Path) -> None:
         case("user data files", f"{target}: {case_name}", argv, check=absent(where / "out"))
 
 
+def _replace(path: Path, make: Callable[[Path], None]) -> None:
+    """`path` removed and made again by `make` (a directory, a symlink)."""
+    path.unlink()
+    make(path)
+
+
 #: More damage for every reader, adapted from the audit's run-directory cases.
 MORE_DAMAGE: dict[str, Callable[[Path], object]] = {
     "truncated line": lambda r: (r / "samples.jsonl").write_text(
@@ -158,17 +164,15 @@ MORE_DAMAGE: dict[str, Callable[[Path], object]] = {
     "random bytes as results": lambda r: (r / "results.json").write_bytes(os.urandom(3000)),
     "results.json missing": lambda r: (r / "results.json").unlink(),
     "samples.jsonl missing": lambda r: (r / "samples.jsonl").unlink(),
-    "results.json a directory": lambda r: (
-        (r / "results.json").unlink(), (r / "results.json").mkdir()
-    ),
+    "results.json a directory": lambda r: _replace(r / "results.json", Path.mkdir),
     "deep JSON results": lambda r: (r / "results.json").write_bytes(b"[" * 10**5 + b"]" * 10**5),
     "results a JSON list": lambda r: (r / "results.json").write_text("[1]"),
     "status unknown word": lambda r: run_cases._edit_results(r, lambda d: d.update(status="done")),
     "groups not a dict": lambda r: run_cases._set_lines(
         r, [{**run_cases._lines(r)[0], "groups": [1, 2]}, *run_cases._lines(r)[1:]]
     ),
-    "samples -> /etc/passwd": lambda r: (
-        (r / "samples.jsonl").unlink(), (r / "samples.jsonl").symlink_to("/etc/passwd")
+    "samples -> /etc/passwd": lambda r: _replace(
+        r / "samples.jsonl", lambda p: p.symlink_to("/etc/passwd")
     ),
 }  # fmt: skip
 
@@ -278,7 +282,8 @@ def merges(tmp: Path, data_dir: Path) -> None:
 
 def live_and_partial(tmp: Path, data_dir: Path, good: Path) -> None:
     live = copy(good, tmp / "live")
-    (live / LOCK_FILE).write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname()}))
+    # held by another live process of this host (the harness's parent)
+    (live / LOCK_FILE).write_text(json.dumps({"pid": os.getppid(), "host": socket.gethostname()}))
     for name, argv in {
         "score": ["score", str(live)],
         "report -o into it": ["report", str(good), "-o", str(live / "r.html")],

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -360,6 +361,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"biasaudit: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except BrokenPipeError:
+        if not _stdout_closed():
+            raise  # another pipe (e.g. to a browser) broke: not the reader of our output
         # `biasaudit ... | head`: the reader is gone; say nothing more, exit as SIGPIPE would
         _silence_stdout()
         return 141
@@ -369,6 +372,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 130
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout is a pipe whose reader has gone (poll reports an error on it)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (captured output)
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
 
 def _silence_stdout() -> None:

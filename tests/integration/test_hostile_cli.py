@@ -91,3 +91,17 @@ def test_a_closed_pipe_ends_the_command_quietly(argv: list[str]) -> None:
     finally:
         os.close(write_end)
     assert done.stderr == b"" and done.returncode == 141
+
+
+def test_a_broken_pipe_elsewhere_is_not_hidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a closed stdout ends quietly: a pipe to another process breaking (with stdout
+    fine) is an error that keeps its traceback. The fault is injected into a command (as the
+    browser's DevTools pipe breaking would raise it); stdout is pytest's capture."""
+    import biasaudit.cli as cli
+
+    def broken(args: object) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "cmd_schema", broken)
+    with pytest.raises(BrokenPipeError):
+        cli.main(["schema"])

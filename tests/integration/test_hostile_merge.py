@@ -142,7 +142,11 @@ def test_results_without_a_recorded_plan_still_merge_and_are_still_checked(
         shutil.copytree(shards[name], old[name])
         results = json.loads((old[name] / "results.json").read_text())
         results.pop("plan")
+        for bench in results["benchmarks"]:
+            bench.pop("exchanges_hash")  # not recorded then either
         (old[name] / "results.json").write_text(json.dumps(results))
+    assert main(["score", str(old["s0"])]) == 0  # still read and rescored
+    capsys.readouterr()
     code, err = merge_cli([old["s0"], old["s1"], old["s2"]], tmp_path / "m", capsys)
     assert (code, err) == (0, [])
     code, err = merge_cli([old["s0"], old["s1"], old["seed1"]], tmp_path / "m2", capsys)
@@ -178,7 +182,7 @@ def test_a_locked_input_or_output_is_refused(
     import os
     import socket
 
-    live = json.dumps({"pid": os.getpid(), "host": socket.gethostname()})
+    live = json.dumps({"pid": os.getppid(), "host": socket.gethostname()})  # another process
     copy = tmp_path / "s2"
     shutil.copytree(shards["s2"], copy)
     (copy / LOCK_FILE).write_text(live)
@@ -190,3 +194,24 @@ def test_a_locked_input_or_output_is_refused(
     code, err = merge_cli([shards["s0"], shards["s1"], shards["s2"]], out, capsys)
     assert code == 2 and len(err) == 1 and "being written" in err[0]
     assert sorted(p.name for p in out.iterdir()) == [LOCK_FILE]
+
+
+@pytest.mark.parametrize("new_file", ["samples.jsonl", "results.json"])
+def test_the_pair_a_merge_killed_between_its_writes_leaves_is_refused_by_every_reader(
+    new_file: str, shards: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A merge over a previous merge (--overwrite) killed after its first write: the new
+    file of one merge next to the old file of the other (either order of the two writes)."""
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    assert merge_cli([shards["s0"], shards["s1"], shards["s2"]], whole, capsys)[0] == 0
+    assert merge_cli([shards["s0"], shards["s1"]], part, capsys)[0] == EXIT_INCOMPLETE
+    shutil.copy(part / new_file, whole / new_file)
+    for argv in (
+        ["score", str(whole)],
+        ["report", str(whole), "-o", str(tmp_path / "r.html")],
+        ["compare", str(part), str(whole)],
+        ["export", str(whole), "-o", str(tmp_path / "e")],
+    ):
+        code = main(argv)
+        err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+        assert code == 2 and len(err) == 1 and "samples.jsonl" in err[0], (argv, err)

@@ -72,12 +72,18 @@ def _describe(run_dir: Path, holder: dict[str, Any]) -> str:
     )
 
 
+def _mine(holder: dict[str, Any]) -> bool:
+    return holder.get("pid") == os.getpid() and holder.get("host") == _host()
+
+
 def check_unlocked(path: Path) -> None:
-    """Refuse to write into `path` (a run directory or a file in one, at any depth) while a
-    run holds the lock of that directory or of any folder above it."""
+    """Refuse to write into `path` (a run directory or a file in one, at any depth) while
+    another process's run holds the lock of that directory or of any folder above it. A lock
+    this process holds does not block its own writes (e.g. a driver writing a report into
+    the folder it holds); taking a second `run_lock` on one folder is refused all the same."""
     for folder in [path, *path.parents]:
         holder = read_lock(folder) if (folder / LOCK_FILE).exists() else None
-        if holder is not None:
+        if holder is not None and not _mine(holder):
             raise RunError(_describe(folder, holder))
 
 

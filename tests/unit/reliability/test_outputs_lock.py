@@ -50,12 +50,15 @@ def test_the_lock_names_its_holder_and_goes_away(tmp_path: Path) -> None:
     with run_lock(tmp_path):
         holder = json.loads((tmp_path / LOCK_FILE).read_text())
         assert (holder["pid"], holder["host"]) == (os.getpid(), socket.gethostname())
-        with pytest.raises(RunError, match=f"process {os.getpid()} on"):
-            check_unlocked(tmp_path / "sub" / "report.html")  # a file below a locked run
+        check_unlocked(tmp_path / "report.html")  # this process's own lock: its own writes
         with pytest.raises(RunError, match="being written"), run_lock(tmp_path):
-            pass
+            pass  # but never a second run in one folder
     assert not (tmp_path / LOCK_FILE).exists()
     check_unlocked(tmp_path)
+    other = json.dumps({"pid": os.getppid(), "host": socket.gethostname()})  # alive, not us
+    (tmp_path / LOCK_FILE).write_text(other)
+    with pytest.raises(RunError, match=f"process {os.getppid()} on"):
+        check_unlocked(tmp_path / "sub" / "report.html")  # a file below a locked run
 
 
 @pytest.mark.parametrize(
