@@ -295,6 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     from biasaudit.report.cli import register as register_report
 
     register_report(sub, data_parent)
+    from biasaudit.finetune.cli import register as register_finetune
+
+    register_finetune(sub, data_parent)
     for name, spec in plugin.discover().items():
         if spec.analyses:
             # Parsed by `analysis_main`; listed here so `biasaudit --help` shows them.

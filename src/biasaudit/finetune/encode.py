@@ -37,7 +37,7 @@ class Encoded:
 def _transcript(messages: Messages, generation_prompt: bool) -> str:
     """The hf backend's transcript (`render_transcript`), or the same with the reply."""
     if generation_prompt:
-        return render_transcript([Message(role=m["role"], content=m["content"]) for m in messages])
+        return render_transcript([Message.model_validate(m) for m in messages])
     return "\n\n".join(f"{ROLE_LABELS[m['role']]}: {m['content'].strip()}" for m in messages)
 
 
@@ -76,9 +76,7 @@ class ChatEncoder:
             ids = after
         ids, labels = ids[: self.max_length], labels[: self.max_length]
         if not any(label != IGNORE for label in labels):
-            raise DataError(
-                f"{where}: no assistant token left within max_length={self.max_length}"
-            )
+            raise DataError(f"{where}: no assistant token left within max_length={self.max_length}")
         return Encoded(ids, labels)
 
     def encode_all(self, examples: Sequence[Messages]) -> list[Encoded]:
