@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.conformance import tiny_models
 
 from biasaudit.analysis import Context
 from biasaudit.benchmarks.stop.align import ALIGN, AlignArgs
 from biasaudit.benchmarks.stop_downstream.benchmark import DownstreamOptions, StopDownstream
 from biasaudit.data import DataStore
-from tests.conformance import tiny_models
 
 pytestmark = pytest.mark.integration
 
