@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import Field
 
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
-from biasaudit.benchmarks.beads import judging, prompts, tasks
+from biasaudit.benchmarks.beads import judging, masked, prompts, tasks
 from biasaudit.benchmarks.beads.metrics import (
     classification_metrics,
     confusion_table,
@@ -78,6 +78,10 @@ class BeadsOptions(BenchmarkOptions):
     samples: int = Field(default=5, ge=1)
     temperature: float = Field(default=0.7, ge=0)
     tie: Literal["tie", "first"] = "tie"
+    #: fill: "generate" (an LLM and the App. C.2 prompt) or "mask" (a masked LM, fill_mask)
+    fill_mode: Literal["generate", "mask"] = "generate"
+    mask_rule: masked.MaskRule = "top1"
+    mask_top_k: int = Field(default=10, ge=1)
     occurrence: Literal["all", "first"] = "all"
     max_tokens: int = Field(default=64, ge=1)
     #: judge / probability / similarity: the rewrites file written by the rewrite analysis
@@ -219,12 +223,17 @@ class Beads(Benchmark):
     def split(self) -> str:
         return tasks.split_for(self.options.task, self.options.subtask, self.options.split)
 
+    def _masked(self) -> bool:
+        return self.options.task == "fill" and self.options.fill_mode == "mask"
+
     def _generates(self) -> bool:
         return self.options.task != "classify" or self.options.mode == "generate"
 
     def required_capabilities(self) -> frozenset[Capability]:
         if self.options.task == "probability":
             return frozenset({Capability.CLASSIFY})
+        if self._masked():
+            return frozenset({Capability.FILL_MASK})
         if self.options.task == "similarity":
             return frozenset({Capability.EMBED})
         if self.options.task == "classify" and self.options.mode in {"auto", "classifier"}:
@@ -257,6 +266,8 @@ class Beads(Benchmark):
         task = self.options.task
         if task in {"probability", "similarity"}:
             return []
+        if self._masked():
+            return [masked.PROMPT_ID]
         if task == "judge":
             return ["beads/judge-yes-no-" + "-".join(judging.JUDGE_QUESTIONS)]
         if task == "classify":
@@ -274,7 +285,7 @@ class Beads(Benchmark):
             return len(judging.questions(sample))
         if task == "similarity":
             return 0 if sample.data["kind"] == "original" else 2
-        return self.options.samples if task == "fill" else 1
+        return self.options.samples if task == "fill" and not self._masked() else 1
 
     def _chat(self, content: str, temperature: float = 0.0, seed: int = 0) -> GenerateRequest:
         params = GenerationParams(
@@ -306,6 +317,8 @@ class Beads(Benchmark):
             return [self._chat(prompts.classify_prompt(data["text"]))]
         if task == "stereotype":
             return [self._chat(prompts.stereotype_prompt(data["statement"]))]
+        if self._masked():
+            return [masked.mask_request(data["template"], self.options.mask_top_k)]
         if task == "fill":
             prompt = prompts.fill_prompt(data["template"])
             temperature = self.options.temperature
@@ -335,6 +348,8 @@ class Beads(Benchmark):
             )
         if task in {"variation", "stereotype"}:
             return tasks.score_verdict(exchanges[0], task, self.options.parser)
+        if self._masked():
+            return masked.score_fill_mask(sample, exchanges[0], self.options.mask_rule)
         if task == "fill":
             return tasks.score_fill(sample, exchanges, self.options.tie)
         if task == "spans":
