@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import Field
 
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
-from biasaudit.benchmarks.beads import judging, masked, prompts, tasks
+from biasaudit.benchmarks.beads import fewshot, judging, masked, prompts, tasks
 from biasaudit.benchmarks.beads.metrics import (
     classification_metrics,
     confusion_table,
@@ -78,6 +78,9 @@ class BeadsOptions(BenchmarkOptions):
     samples: int = Field(default=5, ge=1)
     temperature: float = Field(default=0.7, ge=0)
     tie: Literal["tie", "first"] = "tie"
+    #: classify (generate mode, bias): k train examples per class in the prompt (paper: 2)
+    shots: int = Field(default=0, ge=0)
+    shots_split: str = "1-Text_Classification/bias_train"
     #: fill: "generate" (an LLM and the App. C.2 prompt) or "mask" (a masked LM, fill_mask)
     fill_mode: Literal["generate", "mask"] = "generate"
     mask_rule: masked.MaskRule = "top1"
@@ -223,6 +226,15 @@ class Beads(Benchmark):
     def split(self) -> str:
         return tasks.split_for(self.options.task, self.options.subtask, self.options.split)
 
+    @cached_property
+    def shots(self) -> list[fewshot.Shot]:
+        """The few-shot examples drawn from the train split (``-O shots=K``)."""
+        if self.options.subtask != "bias":
+            raise DataError("-O shots=K is implemented for subtask=bias only")
+        key = self.options.shots_split
+        rows = [fewshot.Shot(r.row, r["text"], r["label"]) for r in self.data.load(key).rows]
+        return fewshot.draw(rows, tasks.LABELS["bias"], self.options.shots, self.seed, key)
+
     def _masked(self) -> bool:
         return self.options.task == "fill" and self.options.fill_mode == "mask"
 
@@ -260,6 +272,8 @@ class Beads(Benchmark):
             if not self.options.pairs:
                 raise DataError(f"task {self.options.task} needs -O pairs=FILE (rewrites)")
             return judging.load_pairs(self.options.pairs)
+        if self.options.shots and self.options.task == "classify":
+            self.shots  # noqa: B018 (draws, and checks the train split, before any request)
         return tasks.load(self.data, self.options.task, self.options.subtask, self.split)
 
     def prompt_template_ids(self) -> list[str]:
@@ -273,6 +287,8 @@ class Beads(Benchmark):
         if task == "classify":
             if not self._generates():
                 return []
+            if self.options.shots:
+                return [fewshot.template_id(self.options.shots, self.seed)]
             return [
                 prompts.PROMPT_IDS["classify" if self.options.subtask == "bias" else "annotate"]
             ]
@@ -308,6 +324,8 @@ class Beads(Benchmark):
         if task == "classify":
             if not self._generates():
                 return [ClassifyRequest(text=data["text"])]
+            if self.options.shots:
+                return [self._chat(fewshot.prompt(self.shots, data["text"]))]
             if self.options.subtask == "bias":
                 return [self._chat(prompts.classify_prompt(data["text"]))]
             return [self._chat(prompts.annotate_prompt(data["text"]))]
