@@ -54,7 +54,7 @@ def check_messages(messages: Any, where: str) -> Messages:
     return out
 
 
-def _records(path: Path) -> list[tuple[str, Any]]:
+def read_records(path: Path) -> list[tuple[str, Any]]:
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
         try:
@@ -81,7 +81,7 @@ def read_examples(path: str | Path) -> list[Messages]:
     if not file.is_file():
         raise DataError(f"training data not found: {file}")
     examples = []
-    for where, record in _records(file):
+    for where, record in read_records(file):
         if not isinstance(record, dict):
             raise DataError(f"{where}: a record must be a JSON object")
         if "messages" in record:

@@ -13,5 +13,6 @@ SPEC = BenchmarkSpec(
         "fetch": "biasaudit.benchmarks.beads.analyses:FETCH",
         "train": "biasaudit.benchmarks.beads.analyses:TRAIN",
         "rewrite": "biasaudit.benchmarks.beads.analyses:REWRITE",
+        "debias": "biasaudit.benchmarks.beads.debias:DEBIAS",
     },
 )
