@@ -14,5 +14,6 @@ SPEC = BenchmarkSpec(
         "train": "biasaudit.benchmarks.beads.analyses:TRAIN",
         "rewrite": "biasaudit.benchmarks.beads.analyses:REWRITE",
         "debias": "biasaudit.benchmarks.beads.debias:DEBIAS",
+        "train-spans": "biasaudit.benchmarks.beads.spantagger:TRAIN_SPANS",
     },
 )
