@@ -11,7 +11,7 @@ import pytest
 from tests.conformance import tiny_models
 
 from biasaudit.analysis import Context
-from biasaudit.benchmarks.stop.align import ALIGN, AlignArgs
+from biasaudit.benchmarks.stop_downstream.align import ALIGN, AlignArgs
 from biasaudit.benchmarks.stop_downstream.benchmark import DownstreamOptions, StopDownstream
 from biasaudit.data import DataStore
 

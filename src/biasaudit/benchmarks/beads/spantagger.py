@@ -108,10 +108,11 @@ def train_spans(args: SpanArgs, ctx: Context) -> AnalysisResult:
     import torch
     from seqeval.metrics import f1_score, precision_score, recall_score
     from transformers import AutoModelForTokenClassification, AutoTokenizer
+    from transformers.utils import logging as hf_logging
 
     from biasaudit.benchmarks.beads.train import minilm_encoder
-    from biasaudit.models.hf import quiet_transformers
 
+    hf_logging.set_verbosity_error()  # no load warnings about the new classification head
     torch.set_num_threads(args.threads)
     sentences = _sentences(args, ctx)
     order = list(range(len(sentences)))
@@ -120,15 +121,14 @@ def train_spans(args: SpanArgs, ctx: Context) -> AnalysisResult:
     valid_idx, train_idx = sorted(order[:n_valid]), sorted(order[n_valid:])
     source = str(args.encoder or minilm_encoder())
     torch.manual_seed(ctx.seed)
-    with quiet_transformers():
-        tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True)
-        model = AutoModelForTokenClassification.from_pretrained(
-            source,
-            num_labels=3,
-            id2label=dict(enumerate(TAGS)),
-            label2id={t: i for i, t in enumerate(TAGS)},
-            local_files_only=True,
-        )
+    tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=True)
+    model = AutoModelForTokenClassification.from_pretrained(
+        source,
+        num_labels=3,
+        id2label=dict(enumerate(TAGS)),
+        label2id={t: i for i, t in enumerate(TAGS)},
+        local_files_only=True,
+    )
     train = _encode(tokenizer, [sentences[i] for i in train_idx], args.max_length)
     valid = _encode(tokenizer, [sentences[i] for i in valid_idx], args.max_length)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.learning_rate)
@@ -170,9 +170,8 @@ def train_spans(args: SpanArgs, ctx: Context) -> AnalysisResult:
             predicted.append(pred)
             rows.append({"sentence": i, "words": words, "gold": tags, "predicted": pred})
     folder = ctx.output_path("span_model")
-    with quiet_transformers():
-        model.save_pretrained(folder)
-        tokenizer.save_pretrained(folder)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
     predictions = ctx.output_path("span_predictions.jsonl")
     predictions.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     best_epoch = min(history, key=lambda h: h["valid_loss"])["epoch"]

@@ -1,7 +1,9 @@
-"""`biasaudit stop align`: STOP's alignment experiment end to end (§4 "Fine-tuning", A.5).
+"""`biasaudit stop align` (listed under STOP): STOP's alignment experiment, end to end
+(§4 "Fine-tuning", A.5).
 
-1. the alignment conversations (`export-finetune`: the authors' system prompt, human
-   majority or ideal answers), optionally thinned to `--examples` evenly spaced ones;
+1. the alignment conversations (STOP's `export-finetune` analysis, run through the plugin
+   API: the authors' system prompt, human majority or ideal answers), optionally thinned to
+   `--examples` evenly spaced ones;
 2. a LoRA fine-tune of `--model` on them (`biasaudit.finetune`; resumable, provenance);
 3. `stop_downstream` on the same items with the base model and with the merged model;
 4. per task, the answer rate and task performance before and after, their difference in
@@ -21,8 +23,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.analysis import Analysis, AnalysisResult, Context
-from biasaudit.benchmarks.stop.analyses import finetune_examples
-from biasaudit.benchmarks.stop.finetune import write_jsonl
 from biasaudit.benchmarks.stop_downstream.benchmark import (
     DownstreamOptions,
     StopDownstream,
@@ -30,6 +30,7 @@ from biasaudit.benchmarks.stop_downstream.benchmark import (
     evenly_spaced,
 )
 from biasaudit.benchmarks.stop_downstream.paired import Outcome, paired_change, paired_outcomes
+from biasaudit.plugin import analysis
 from biasaudit.results.schema import SampleRecord, Table
 
 REFERENCE = "Morabito et al. 2024 (STOP), §4 Fine-tuning and App. A.5"
@@ -117,24 +118,34 @@ def _rows(
 def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
     """Fine-tune on STOP's alignment data and compare stop_downstream before and after."""
     from biasaudit.finetune.analysis import finetune_files, lora_settings, result_parts
+    from biasaudit.finetune.data import read_examples
     from biasaudit.finetune.trainer import finetune
 
-    examples, what = finetune_examples(
-        ctx, args.source, args.annotations, args.severity, args.demographic
+    export = analysis("stop", "export-finetune")  # STOP's own export, through the plugin API
+    train_file = ctx.output_path("train.jsonl")
+    fields = ("source", "annotations", "severity", "demographic")
+    exported = export.run(
+        export.Args.model_validate(
+            {**args.model_dump(include=set(fields)), "file": str(train_file)}
+        ),
+        ctx,
     )
-    examples = [examples[i] for i in evenly_spaced(len(examples), args.examples)]
-    write_jsonl(ctx.output_path("train.jsonl"), examples)
+    everything = read_examples(train_file)
+    examples = [everything[i] for i in evenly_spaced(len(everything), args.examples)]
+    with train_file.open("w", encoding="utf-8") as handle:
+        handle.writelines(json.dumps({"messages": m}, ensure_ascii=False) + "\n" for m in examples)
+    what = exported.notes[0] if exported.notes else "STOP export-finetune"
     settings = lora_settings(args.lora, ctx)
     tuned = finetune(
         args.model,
-        [example["messages"] for example in examples],
+        examples,
         ctx.output_path("finetune"),
         settings,
         progress=ctx.progress,
         stop_after=args.stop_after,
     )
     metrics, tables, notes = result_parts(tuned)
-    notes.insert(0, f"trained on {len(examples)} conversations ({what})")
+    notes.insert(0, f"trained on {len(examples)} of: {what}")
     files = [str(ctx.output_path("train.jsonl")), *finetune_files(tuned)]
     result = AnalysisResult(
         benchmark="stop",
