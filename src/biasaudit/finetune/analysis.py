@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.analysis import Analysis, AnalysisResult, Context
-from biasaudit.finetune.data import read_examples
+from biasaudit.finetune.data import Messages, read_examples
 from biasaudit.finetune.settings import LoraSettings
 from biasaudit.finetune.trainer import FinetuneResult, finetune
 from biasaudit.options import parse_options
@@ -78,6 +78,40 @@ def finetune_files(result: FinetuneResult) -> list[str]:
     out = result.output_dir
     names = ["provenance.json", "loss.csv", "loss.svg", "adapter", "model"]
     return [str(out / n) for n in names if (out / n).exists()]
+
+
+def finetune_in_folder(
+    ctx: Context,
+    base: str,
+    examples: list[Messages],
+    settings: LoraSettings,
+    stop_after: int | None,
+    *,
+    benchmark: str,
+    analysis: str,
+    note: str,
+    files: list[str],
+) -> tuple[FinetuneResult, AnalysisResult]:
+    """A workflow's fine-tune in OUTPUT/finetune, and the start of its result."""
+    tuned = finetune(
+        base,
+        examples,
+        ctx.output_path("finetune"),
+        settings,
+        progress=ctx.progress,
+        stop_after=stop_after,
+    )
+    metrics, tables, notes = result_parts(tuned)
+    result = AnalysisResult(
+        benchmark=benchmark,
+        analysis=analysis,
+        source=base,
+        metrics=metrics,
+        tables=tables,
+        notes=[note, *notes],
+        files=[*files, *finetune_files(tuned)],
+    )
+    return tuned, result
 
 
 def run_finetune(args: FinetuneArgs, ctx: Context) -> AnalysisResult:

@@ -106,8 +106,7 @@ def _side_by_side(before: AnalysisResult, after: AnalysisResult) -> Table:
 
 def debias(args: DebiasArgs, ctx: Context) -> AnalysisResult:
     """Fine-tune on BEADs' debiasing pairs; judge rewrites before and after."""
-    from biasaudit.finetune.analysis import finetune_files, lora_settings, result_parts
-    from biasaudit.finetune.trainer import finetune
+    from biasaudit.finetune.analysis import finetune_in_folder, lora_settings
 
     pairs = _pairs(args, ctx)
     train, test = split_pairs(pairs, args.test_size, ctx.seed)
@@ -124,26 +123,18 @@ def debias(args: DebiasArgs, ctx: Context) -> AnalysisResult:
         for i in train
     ]
     settings = lora_settings(args.lora, ctx, **PAPER_LORA)
-    tuned = finetune(
+    tuned, result = finetune_in_folder(
+        ctx,
         args.model,
         examples,
-        ctx.output_path("finetune"),
         settings,
-        progress=ctx.progress,
-        stop_after=args.stop_after,
-    )
-    metrics, tables, notes = result_parts(tuned)
-    notes.insert(0, f"{len(train)} pairs trained on, {len(test)} held out (seed {ctx.seed})")
-    files = [str(test_csv), *finetune_files(tuned)]
-    result = AnalysisResult(
+        args.stop_after,
         benchmark="beads",
         analysis="debias",
-        source=f"{args.model} judged by {args.judge}",
-        metrics=metrics,
-        tables=tables,
-        notes=notes,
-        files=files,
+        note=f"{len(train)} pairs trained on, {len(test)} held out (seed {ctx.seed})",
+        files=[str(test_csv)],
     )
+    result.source = f"{args.model} judged by {args.judge}"
     if not tuned.complete or tuned.model_spec is None:
         result.notes.append("rewrites not judged: the fine-tune is partial")
         return result

@@ -117,9 +117,8 @@ def _rows(
 
 def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
     """Fine-tune on STOP's alignment data and compare stop_downstream before and after."""
-    from biasaudit.finetune.analysis import finetune_files, lora_settings, result_parts
+    from biasaudit.finetune.analysis import finetune_in_folder, lora_settings
     from biasaudit.finetune.data import read_examples
-    from biasaudit.finetune.trainer import finetune
 
     export = analysis("stop", "export-finetune")  # STOP's own export, through the plugin API
     train_file = ctx.output_path("train.jsonl")
@@ -136,25 +135,16 @@ def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
         handle.writelines(json.dumps({"messages": m}, ensure_ascii=False) + "\n" for m in examples)
     what = exported.notes[0] if exported.notes else "STOP export-finetune"
     settings = lora_settings(args.lora, ctx)
-    tuned = finetune(
+    tuned, result = finetune_in_folder(
+        ctx,
         args.model,
         examples,
-        ctx.output_path("finetune"),
         settings,
-        progress=ctx.progress,
-        stop_after=args.stop_after,
-    )
-    metrics, tables, notes = result_parts(tuned)
-    notes.insert(0, f"trained on {len(examples)} of: {what}")
-    files = [str(ctx.output_path("train.jsonl")), *finetune_files(tuned)]
-    result = AnalysisResult(
+        args.stop_after,
         benchmark="stop",
         analysis="align",
-        source=args.model,
-        metrics=metrics,
-        tables=tables,
-        notes=notes,
-        files=files,
+        note=f"trained on {len(examples)} of: {what}",
+        files=[str(train_file)],
     )
     if not tuned.complete or tuned.model_spec is None:
         result.notes.append("downstream comparison not run: the fine-tune is partial")
