@@ -107,7 +107,9 @@ def _side_by_side(before: AnalysisResult, after: AnalysisResult) -> Table:
 def debias(args: DebiasArgs, ctx: Context) -> AnalysisResult:
     """Fine-tune on BEADs' debiasing pairs; judge rewrites before and after."""
     from biasaudit.finetune.analysis import finetune_in_folder, lora_settings
+    from biasaudit.finetune.base import trainable_base
 
+    trainable_base(args.model)  # refuse an untrainable model before any work
     pairs = _pairs(args, ctx)
     train, test = split_pairs(pairs, args.test_size, ctx.seed)
     test_csv = ctx.output_path("test_pairs.csv")

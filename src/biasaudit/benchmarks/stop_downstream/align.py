@@ -118,8 +118,10 @@ def _rows(
 def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
     """Fine-tune on STOP's alignment data and compare stop_downstream before and after."""
     from biasaudit.finetune.analysis import finetune_in_folder, lora_settings
+    from biasaudit.finetune.base import trainable_base
     from biasaudit.finetune.data import read_examples
 
+    trainable_base(args.model)  # refuse an untrainable model before any work
     export = analysis("stop", "export-finetune")  # STOP's own export, through the plugin API
     train_file = ctx.output_path("train.jsonl")
     fields = ("source", "annotations", "severity", "demographic")
