@@ -157,3 +157,25 @@ def test_merged_model_is_a_model_spec(tiny_lm: Path, tmp_path: Path) -> None:
         for i in range(len(context), len(full))
     )
     assert abs(untuned - expected) > 1e-4  # the adapter changed the model
+
+
+def test_cli_trains_and_refuses(
+    tiny_lm: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from biasaudit.cli import main
+
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps({"messages": m}) + "\n" for m in EXAMPLES))
+    out = tmp_path / "out"
+    argv = ["finetune", "--model", f"hf:{tiny_lm}", "--data", str(data), "-o", str(out), "-q"]
+    assert main([*argv, "--lora", "max_steps=2", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert (
+        printed["analysis"] == "finetune" and len(printed["tables"]["training_loss"]["rows"]) == 2
+    )
+    assert f"merged model: hf:{out / 'model'}" in printed["notes"]
+    assert (
+        main(["finetune", "--model", "embedded", "--data", str(data), "-o", str(tmp_path / "x")])
+        == 2
+    )
+    assert "cannot fine-tune 'embedded'" in capsys.readouterr().err
