@@ -71,6 +71,7 @@ class Provenance(BaseModel):
     steps_done: int
     steps_total: int
     final_loss: float | None
+    #: wall seconds of training calls so far (summed over resumed calls)
     seconds: float
     versions: dict[str, str]
     #: ``hf:FOLDER`` of the merged model once complete, else None

@@ -305,8 +305,10 @@ def _train(
         versions=_versions(),
         **wanted,
     )
-    if not (out / "provenance.json").is_file():  # claims the folder before any checkpoint
+    earlier = read_provenance(out / "provenance.json")
+    if earlier is None:  # claims the folder before any checkpoint
         write_provenance(out / "provenance.json", record)
+    spent = earlier.seconds if earlier is not None else 0.0  # by earlier, interrupted calls
     checkpoints = _checkpoints(out)
     if checkpoints:
         step, losses = _restore(checkpoints[-1], model, optimizer, scheduler)
@@ -338,7 +340,7 @@ def _train(
             "status": "complete" if complete else "partial",
             "steps_done": step,
             "final_loss": losses[-1] if losses else None,
-            "seconds": round(time.perf_counter() - started, 1),
+            "seconds": round(spent + time.perf_counter() - started, 1),
         }
     )
     if complete:
