@@ -339,6 +339,9 @@ def build_parser() -> argparse.ArgumentParser:
     from biasaudit.cli_data import register as register_data
 
     register_data(sub)
+    from biasaudit.finetune.cli import register as register_finetune
+
+    register_finetune(sub, data_parent)
     for name, spec in plugin.discover().items():
         if spec.analyses:
             # Parsed by `analysis_main`; listed here so `biasaudit --help` shows them.

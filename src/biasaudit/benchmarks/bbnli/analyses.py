@@ -13,6 +13,7 @@ re-run of a stage costs no model calls. The result, DIR/bbnli_next.jsonl, is eva
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -210,6 +211,11 @@ class FinishArgs(_Args):
         default_factory=list,
         description="drop whole subtopics (the paper: catholic_woman_is_to_kids)",
     )
+    stance_policy: val.StancePolicy = Field(
+        "set",
+        description="a round-2 agreed pro/anti mark that differs from the template's stance: "
+        "'set' makes the mark the stance, 'drop' drops the sample",
+    )
 
 
 def extend_finish(args: FinishArgs, ctx: Context) -> AnalysisResult:
@@ -220,11 +226,11 @@ def extend_finish(args: FinishArgs, ctx: Context) -> AnalysisResult:
     if args.sheet:
         sheet = val.read_sheet(args.sheet, known)
     elif args.accept_all:
-        sheet = val.SheetResult(dict.fromkeys(known, "valid"), set(), None, 0)
+        sheet = val.SheetResult.accept_all(known)
     else:
         raise BiasauditError("pass --sheet FILLED.csv (or --accept-all for a mechanics test)")
     excluded = [normalise_subtopic(s) for s in args.exclude_subtopics]
-    validated = val.apply_sheet(kept, sheet, excluded)
+    validated, paths = val.apply_sheet(kept, sheet, excluded, args.stance_policy)
     groups = {s: (r["GROUP1"], r["GROUP2"]) for s, r in raws.items()}
     final, stats = ext.counterfactual_expansion(validated, groups)
     _write_jsonl(ctx.output_path("bbnli_next.jsonl"), final)
@@ -234,6 +240,8 @@ def extend_finish(args: FinishArgs, ctx: Context) -> AnalysisResult:
         "accepted_without_review": bool(args.accept_all and not args.sheet),
         "round2_agreement": sheet.agreement,
         "round2_rows": sheet.n_round2,
+        "round2 (hypotheses per path)": dict(sorted(Counter(sheet.round2.values()).items())),
+        "validation paths (samples)": paths,
         "validated_samples": len(validated),
         "counterfactual": stats,
         "final (Table 3 layout)": ext.count_by(final, "domain", "subtopic"),

@@ -14,5 +14,7 @@ SPEC = BenchmarkSpec(
         "fetch": "biasaudit.benchmarks.beads.analyses:FETCH",
         "train": "biasaudit.benchmarks.beads.analyses:TRAIN",
         "rewrite": "biasaudit.benchmarks.beads.analyses:REWRITE",
+        "debias": "biasaudit.benchmarks.beads.debias:DEBIAS",
+        "train-spans": "biasaudit.benchmarks.beads.spantagger:TRAIN_SPANS",
     },
 )

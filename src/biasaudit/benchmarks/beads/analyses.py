@@ -157,7 +157,15 @@ def _by_kind(metrics: list[MetricValue]) -> Table:
 
 
 def rewrite(args: RewriteArgs, ctx: Context) -> AnalysisResult:
-    bench = Beads.from_dict({"task": "rewrite", "data": args.data}, ctx.store, ctx.seed)
+    return rewrite_judged(args, ctx)
+
+
+def rewrite_judged(
+    args: RewriteArgs, ctx: Context, files: dict[str, str] | None = None
+) -> AnalysisResult:
+    """`rewrite`, with the pairs file overridable (``files``: config/split -> path)."""
+    options: dict[str, Any] = {"task": "rewrite", "data": args.data, "files": files or {}}
+    bench = Beads.from_dict(options, ctx.store, ctx.seed)
     _, records = ctx.run(bench, args.model, args.model_args, limit=args.limit)
     rows: list[dict[str, Any]] = []
     no_ops = 0

@@ -22,6 +22,7 @@ SPEC = BenchmarkSpec(
         "reproduce": "biasaudit.benchmarks.stop.reproduce:ANALYSIS",
         "human": "biasaudit.benchmarks.stop.analyses:HUMAN",
         "export-finetune": "biasaudit.benchmarks.stop.analyses:EXPORT_FINETUNE",
+        "align": "biasaudit.benchmarks.stop_downstream.align:ALIGN",
         "subset": "biasaudit.benchmarks.stop.analyses:SUBSET",
         "label": "biasaudit.benchmarks.stop.analyses:LABEL",
         # STOP §4 downstream protocol (BBQ, StereoSet, CrowS-Pairs as multiple choice); the
