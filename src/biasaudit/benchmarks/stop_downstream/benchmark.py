@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stop_downstream import protocol
@@ -56,6 +56,16 @@ class DownstreamOptions(BenchmarkOptions):
     #: None keeps every item.
     per_task: int | None = Field(default=None, ge=1)
     max_tokens: int = Field(default=48, ge=1)
+
+    @field_validator("tasks")
+    @classmethod
+    def _distinct_tasks(cls, tasks: list[Task]) -> list[Task]:
+        if not tasks:
+            raise ValueError("name at least one task (stereoset, crows_pairs, bbq)")
+        twice = sorted({t for t in tasks if tasks.count(t) > 1})
+        if twice:
+            raise ValueError(f"task(s) listed twice: {', '.join(twice)}")
+        return tasks
 
 
 def evenly_spaced(n_total: int, n: int | None) -> list[int]:
