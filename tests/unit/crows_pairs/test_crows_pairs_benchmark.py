@@ -97,7 +97,7 @@ def test_results_record_the_scorer_that_ran_not_auto(
     # a replay file answering only `kind` requests: `auto` must resolve to that scorer
     # (the documented rule: PLL only when the model serves PLL and not log-likelihood); the
     # request shapes are not under test here, so they come from the benchmark's builder
-    pair = [p for p in load_crows_pairs(store) if p.bias_type == "age"][0]
+    pair = next(p for p in load_crows_pairs(store) if p.bias_type == "age")
     requests = pair_requests(pair_sample(pair).data, resolved, lowercase=False)
     response: dict[str, object] = {"kind": kind, "logprob": -3.0, "n_tokens": 3}
     if kind == "loglikelihood":

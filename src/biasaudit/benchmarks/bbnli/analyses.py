@@ -166,9 +166,7 @@ def extend_filter(args: FilterArgs, ctx: Context) -> AnalysisResult:
     for model in [*args.filter_models, *args.held_out]:
         _, records = ctx.run(ClassifyJob.from_dict(options, ctx.store), model, args.model_args)
         predictions[model] = {r.sample_id: r.scores["label"] for r in records if not r.excluded}
-    kept, mispredicted, failed = ext.adversarial_filter(
-        generated, predictions, args.filter_models
-    )
+    kept, mispredicted, failed = ext.adversarial_filter(generated, predictions, args.filter_models)
     undetermined = sum(  # no filter model mispredicted, but one of them gave no label
         1
         for s in generated

@@ -45,7 +45,6 @@ from biasaudit.requests import (
 )
 from biasaudit.results.schema import Exchange, SampleRecord, Table
 
-
 #: The generative label of a "no" on a test row (gold neutral and contradiction both match it).
 NOT_ENTAILMENT = "not_entailment"
 

@@ -118,7 +118,7 @@ class CalmScores:
         return calm_score(self.table())
 
     def lost_to_zero_groups(self) -> list[str]:
-        """"task/attribute" cells whose every template was skipped by `skip_zero_templates`:
+        """The "task/attribute" cells whose every template was skipped by `skip_zero_templates`:
         a CALM score without them silently leaves a task out, so it is not reported."""
         cells: dict[str, list[str]] = {}
         for t in self.templates:

@@ -176,7 +176,7 @@ def bias_metrics(scores: CalmScores, seed: int, n_resamples: int) -> list[Metric
 
 
 def _not_counted(scores: CalmScores, n: int) -> str:
-    """"; K of T templates not counted (Z with a group at accuracy 0 ...)", or ""."""
+    """The description suffix "; K of T templates not counted (...)", or "" when none."""
     total = len(scores.templates)
     if n == total:
         return ""
