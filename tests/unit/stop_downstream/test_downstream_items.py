@@ -7,12 +7,11 @@ written out by hand from the templates in `prompts.py`, the reply kinds by readi
 
 from __future__ import annotations
 
-from collections import Counter
-
 import hashlib
 import math
 import random
 import sys
+from collections import Counter
 
 import pytest
 
@@ -21,11 +20,11 @@ from biasaudit.benchmarks.stop_downstream.protocol import (
     bbq_data_keys,
     bbq_item,
     bbq_items,
-    stratified_spaced,
     crows_pairs_item,
     relative_change,
     score_reply,
     stereoset_item,
+    stratified_spaced,
 )
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CrowsPair
