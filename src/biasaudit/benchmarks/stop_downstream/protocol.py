@@ -149,9 +149,10 @@ def stratified_spaced(strata: Sequence[str], n: int | None, offset: int = 0) -> 
 def bbq_items(store: DataStore, per_task: int | None, seed: int) -> list[DownstreamItem]:
     """BBQ items through the shared reader (`biasaudit.datasets.bbq.load_bbq`); with
     `per_task`, per_task items per category, stratified by context condition x question
-    polarity (`stratified_spaced`, ties rotated across categories): BBQ files come in blocks of four (ambiguous /
-    disambiguated x negative / non-negative), so plain even spacing kept hitting the same
-    block position (per_task=30: 51 % ambiguous-negative items against 25 % in the data)."""
+    polarity (`stratified_spaced`, ties rotated across categories): BBQ files come in
+    blocks of four (ambiguous / disambiguated x negative / non-negative), so plain even
+    spacing kept hitting one block position (per_task=30: 51 % ambiguous-negative items
+    against 25 % in the data)."""
     load_bbq = _bbq_module().load_bbq
     by_category: dict[str, list[Any]] = {}
     for item in load_bbq(store):
