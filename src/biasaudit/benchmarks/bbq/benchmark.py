@@ -73,6 +73,11 @@ class BBQOptions(BenchmarkOptions):
     )
     max_tokens: int = Field(48, ge=1, description="generation budget (letter / free_text)")
     temperature: float = Field(0.0, ge=0, description="generation temperature (0 = greedy)")
+    authors_exact: bool = Field(
+        False,
+        description="by_slice table counted as BBQ_calculate_bias_score.R does: the 16 rows "
+        "without a target dropped before accuracy, the 64 Gender_identity Q12 rows twice",
+    )
 
     @field_validator("categories", mode="before")
     @classmethod
@@ -199,7 +204,7 @@ class BBQ(Benchmark):
         return aggregate.extra_metrics(records, seed)
 
     def tables(self, records: Sequence[SampleRecord]) -> dict[str, Table]:
-        return aggregate.tables(records, self.options.protocol)
+        return aggregate.tables(records, self.options.protocol, self.options.authors_exact)
 
 
 def _sample(item: BBQItem) -> Sample:
@@ -219,6 +224,7 @@ def _sample(item: BBQItem) -> Sample:
             "target_loc": item.target_loc,
             "unknown_loc": item.unknown_loc,
             "context_condition": item.context_condition,
+            "r_rows": item.r_rows,
         },
         groups={
             "category": item.category,
