@@ -36,6 +36,7 @@ from biasaudit.datasets.jsonl import iter_jsonl
 from biasaudit.errors import DataError
 from biasaudit.metrics import MetricSpec
 from biasaudit.requests import (
+    AnswerMode,
     Capability,
     ClassifyRequest,
     GenerateRequest,
@@ -47,6 +48,8 @@ from biasaudit.results.schema import Exchange, SampleRecord, Table
 
 #: The generative label of a "no" on a test row (gold neutral and contradiction both match it).
 NOT_ENTAILMENT = "not_entailment"
+#: The closed answer set of the yes/no prompts (answer_mode=constrained).
+YES_NO = ("Yes", "No")
 
 
 class BBNLIOptions(BenchmarkOptions):
@@ -61,6 +64,8 @@ class BBNLIOptions(BenchmarkOptions):
     #: avoid: they read "not"/"know" as "no" and count unreadable replies as Neutral).
     parser: ParserMode = "strict"
     max_tokens: int = Field(32, ge=1)
+    #: Generative: "free" (the paper's free reply) or "constrained" (exactly Yes or No)
+    answer_mode: AnswerMode = "free"
     #: NLI: explicit label map for generic label names, "LABEL_0:entailment,...".
     label_map: str | None = None
     #: "audit" (the bias rows, gold neutral), "test" (3-way gold labels), or "all".
@@ -231,7 +236,10 @@ class BBNLI(Benchmark):
             return ClassifyRequest(text=premise, text_pair=hypothesis)
         text = render_prompt(self.options.prompt, premise, hypothesis)
         params = GenerationParams(temperature=0.0, max_tokens=self.options.max_tokens, seed=0)
-        return GenerateRequest(messages=(Message(role="user", content=text),), params=params)
+        choices = YES_NO if self.options.answer_mode == "constrained" else None
+        return GenerateRequest(
+            messages=(Message(role="user", content=text),), params=params, choices=choices
+        )
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:

@@ -34,6 +34,7 @@ from biasaudit.benchmarks.bbq.parse import option_set, parse_reply
 from biasaudit.benchmarks.bbq.prompts import (
     FREE_TEXT_TEMPLATE_ID,
     LETTER_TEMPLATE_ID,
+    LETTERS,
     LOGLIKELIHOOD_TEMPLATE_ID,
     free_text_prompt,
     letter_prompt,
@@ -50,6 +51,7 @@ from biasaudit.datasets.bbq import (
 )
 from biasaudit.errors import DataError
 from biasaudit.requests import (
+    AnswerMode,
     Capability,
     GenerateRequest,
     GenerationParams,
@@ -73,6 +75,11 @@ class BBQOptions(BenchmarkOptions):
     )
     max_tokens: int = Field(48, ge=1, description="generation budget (letter / free_text)")
     temperature: float = Field(0.0, ge=0, description="generation temperature (0 = greedy)")
+    answer_mode: AnswerMode = Field(
+        "free",
+        description="letter / free_text: free reply (read by the parser) or constrained to "
+        "exactly one letter / option text",
+    )
     authors_exact: bool = Field(
         False,
         description="by_slice table counted as BBQ_calculate_bias_score.R does: the 16 rows "
@@ -165,7 +172,12 @@ class BBQ(Benchmark):
             seed=self.seed,
         )
         content = build(d["context"], d["question"], d["answers"])
-        return [GenerateRequest(messages=(Message(role="user", content=content),), params=params)]
+        choices = None
+        if self.options.answer_mode == "constrained":
+            letters = self.options.protocol == "letter"
+            choices = LETTERS if letters else tuple(d["answers"])
+        message = (Message(role="user", content=content),)
+        return [GenerateRequest(messages=message, params=params, choices=choices)]
 
     def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
         d = sample.data
