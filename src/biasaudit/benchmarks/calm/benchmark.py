@@ -119,6 +119,15 @@ class CALMOptions(BenchmarkOptions):
             return [v.strip() for v in value.split(",") if v.strip()]
         return value
 
+    @field_validator("tasks", "attributes", "template_ids")
+    @classmethod
+    def _named_once(cls, value: list[str] | None) -> list[str] | None:
+        """A task, attribute or template named twice would run each of its prompts twice."""
+        twice = sorted({v for v in value or [] if (value or []).count(v) > 1})
+        if twice:
+            raise ValueError(f"listed twice: {', '.join(twice)}")
+        return value
+
 
 def scoring_options(o: CALMOptions) -> ScoringOptions:
     """The score-level options (formula, baseline, exclusion rules) of a CALM run."""
