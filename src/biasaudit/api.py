@@ -123,6 +123,13 @@ def evaluate(
     return results
 
 
+def _refuse_repeats(names: Sequence[str]) -> None:
+    """A benchmark named twice would run every sample twice: refuse it in one line."""
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise RunError(f"benchmark(s) named twice: {', '.join(twice)}; name each once")
+
+
 def evaluate_one(
     benchmarks: str | Sequence[str],
     model: str = "embedded",
@@ -154,8 +161,7 @@ def evaluate_one(
     names = [benchmarks] if isinstance(benchmarks, str) else list(benchmarks)
     for name in names:
         get_spec(name)
-        if names.count(name) > 1:
-            raise RunError(f"benchmark '{name}' is named twice; name each benchmark once")
+    _refuse_repeats(names)
     store = DataStore(data_dir)
     bench_objects = build_benchmarks(names, options, store, seed)
     for bench in bench_objects:

@@ -76,6 +76,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             head = f"{bench.benchmark} on {run.model.spec}"
             print(f"\n{head} ({bench.n_samples} samples, {bench.wall_time_s:.1f}s)")
             print(format_table(["metric", "value", "ci_low", "ci_high", "n", "excluded"], rows))
+            for m in bench.metrics:
+                if m.value is None and m.undefined_reason:
+                    print(f"  {m.name}: not measurable: {m.undefined_reason}")
     if args.output:
         where = args.output if len(models) == 1 else f"{args.output}/<model>"
         print(f"\nwrote {where}/results.json and samples.jsonl")

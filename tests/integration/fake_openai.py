@@ -11,7 +11,12 @@ Behaviours (`mode`), for the hostile cases of the reliability audit:
 - ``hang_post``: answers GET, accepts POSTs and never answers them;
 - ``trickle``: answers POSTs with a header promising a body, then one byte per second;
 - ``malformed``: answers POSTs with ``{"choices": "nope"}``;
-- ``echo_auth``: a normal answer whose text quotes the request's Authorization header.
+- ``echo_auth``: a normal answer whose text quotes the request's Authorization header;
+- ``guided``: honours vLLM's ``guided_choice`` (the answer is one of the listed choices,
+  picked by the same hash: `expected_text`); ``ok`` ignores the field, as a server without
+  guided decoding does;
+- ``strict``: answers a body with any field outside the OpenAI API (``guided_choice``) with
+  HTTP 400, as OpenAI's own API does.
 
 `delay_s` delays every POST answer. With `fail_after` = N, every POST after the first N is
 answered with HTTP 500 (a server that breaks after the start-up probes); set it back to None
@@ -42,15 +47,24 @@ ANSWERS = ("Yes", "No", "No.", "I cannot answer that.")
 MODEL_ID = "fake-model"
 
 
-def expected_text(body: dict[str, Any]) -> str:
+def expected_text(body: dict[str, Any], mode: str = "ok") -> str:
     """The text this server answers to a generation request body."""
     content = body.get("messages", body.get("prompt"))
     digest = hashlib.sha256(json.dumps(content, sort_keys=True).encode()).digest()
-    return ANSWERS[digest[0] % len(ANSWERS)]
+    answers = body.get("guided_choice") if mode == "guided" else None
+    answers = answers or ANSWERS
+    return str(answers[digest[0] % len(answers)])
+
+
+#: Fields the ``strict`` mode accepts (the OpenAI API's, as far as biasaudit sends them).
+OPENAI_FIELDS = {
+    "model", "messages", "prompt", "temperature", "max_tokens", "top_p", "seed", "stop",
+    "logprobs", "echo", "top_logprobs",
+}  # fmt: skip
 
 
 def _answer(path: str, body: dict[str, Any], auth: str, mode: str) -> dict[str, Any]:
-    text = expected_text(body)
+    text = expected_text(body, mode)
     if mode == "echo_auth":
         text = f"{text} (debug: {auth})"
     choice: dict[str, Any] = {"index": 0, "finish_reason": "stop", "logprobs": None}
@@ -123,6 +137,11 @@ class FakeOpenAI(LoopbackServer):
             await respond(writer, 200, b'{"choices": "nope"}', close=False)
             return True
         body = json.loads(raw)
+        unknown = sorted(set(body) - OPENAI_FIELDS)
+        if self.mode == "strict" and unknown:
+            message = {"error": {"message": f"Unrecognized request argument: {unknown[0]}"}}
+            await respond(writer, 400, json.dumps(message).encode(), close=False)
+            return True
         answer = _answer(target, body, headers.get("authorization", ""), self.mode)
         await respond(writer, 200, json.dumps(answer).encode(), close=False)
         return True

@@ -26,6 +26,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, CapabilityError
 from biasaudit.models.base import Backend
+from biasaudit.models.choices import (
+    PROBE_CHOICES,
+    PROBE_PROMPT,
+    checked_choice,
+    guided_choice_problem,
+    longest_bytes,
+    token_budget,
+)
 from biasaudit.models.openai_http import CallResult, RetryPolicy, Transport, make_redactor
 from biasaudit.models.openai_logprobs import EchoedTokens, judge_probe, score_continuation
 from biasaudit.models.openai_startup import Reprober, probe_all
@@ -36,6 +44,7 @@ from biasaudit.requests import (
     GenerateRequest,
     GenerationParams,
     LoglikelihoodRequest,
+    Message,
     Response,
 )
 
@@ -308,6 +317,8 @@ class OpenAIBackend(Backend):
         same = info.served_model == self.servers[0].served_model
         loglik = Capability.LOGLIKELIHOOD not in self.capabilities
         return same and (loglik or info.loglikelihood_problem is None)
+        #: guided_choice probe: None not yet probed, "" supported, else why not
+        self._choice_problem: str | None = None
 
     @classmethod
     def check_spec(cls, target: str, args: dict[str, Any]) -> None:
@@ -375,6 +386,10 @@ class OpenAIBackend(Backend):
 
     def _generate_call(self, request: GenerateRequest) -> tuple[str, dict[str, Any]]:
         body = {**self.settings.extra_body, "model": self.model, **_sampling(request.params)}
+        if request.choices:  # vLLM's guided decoding; the budget fits the longest choice
+            body["guided_choice"] = list(request.choices)
+            longest = longest_bytes(request.choices)  # a token is at least one byte
+            body["max_tokens"] = token_budget(request.params.max_tokens, longest)
         if request.prompt is not None:
             return COMPLETIONS_PATH, {**body, "prompt": request.prompt}
         messages = request.messages or ()
@@ -386,10 +401,37 @@ class OpenAIBackend(Backend):
     def generate(self, requests: Sequence[GenerateRequest]) -> list[Response]:
         calls = [self._generate_call(r) for r in requests]
         results = self.transport.post_many(calls)
-        return [
-            generation_response(result, path == CHAT_PATH)
-            for (path, _), result in zip(calls, results, strict=True)
-        ]
+        responses = []
+        for request, (path, _), result in zip(requests, calls, results, strict=True):
+            response = generation_response(result, path == CHAT_PATH)
+            if request.choices and response.ok:
+                response = checked_choice(response.text, request.choices, response.finish_reason)
+            responses.append(response)
+        return responses
+
+    def choice_support(self) -> str | None:
+        """Probed once, on every base URL: a request with `guided_choice` of two answers no
+        model would give unasked must come back as one of them."""
+        if self._choice_problem is None:
+            probe = GenerateRequest(
+                messages=(Message(role="user", content=PROBE_PROMPT),),
+                params=GenerationParams(max_tokens=8),
+                choices=PROBE_CHOICES,
+            )
+            path, body = self._generate_call(probe)
+            deadline = time.monotonic() + self.settings.startup_timeout
+            problems = [
+                guided_choice_problem(
+                    s.url,
+                    generation_response(
+                        self.transport.post(s.url, path, body, deadline), path == CHAT_PATH
+                    ),
+                    PROBE_CHOICES,
+                )
+                for s in self.servers
+            ]
+            self._choice_problem = next((p for p in problems if p), "")
+        return self._choice_problem or None
 
     # -- log-likelihood -----------------------------------------------------------------
 

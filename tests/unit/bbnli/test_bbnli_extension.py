@@ -155,7 +155,7 @@ def test_adversarial_filter_keeps_any_filter_misprediction() -> None:
         "F2": {"a": "neutral", "b": "neutral", "c": "neutral"},
         "HELD": {"a": "contradiction", "b": "neutral", "c": "neutral"},
     }
-    kept, counts = adversarial_filter(samples, predictions, ["F1", "F2"])
+    kept, counts, failed = adversarial_filter(samples, predictions, ["F1", "F2"])
     # a: only the held-out model is wrong -> dropped; b: F1 wrong -> kept; c: all right
     assert [k["id"] for k in kept] == ["b"]
     assert counts == {
@@ -163,6 +163,19 @@ def test_adversarial_filter_keeps_any_filter_misprediction() -> None:
         "F2": {"all": 0},
         "HELD": {"gender": 1, "all": 1},
     }
+    assert failed == {"F1": 0, "F2": 0, "HELD": 0}
+
+
+def test_adversarial_filter_counts_a_failed_request_as_failed_not_neutral() -> None:
+    samples = [{"id": i, "domain": d} for i, d in (("a", "gender"), ("b", "race"), ("c", "race"))]
+    # F1 failed on a and b (no label), F2 failed on b; by hand: F1 labelled 1 sample (c,
+    # neutral), F2 labelled 2 (a entailment -> 1 misprediction, c neutral)
+    predictions = {"F1": {"c": "neutral"}, "F2": {"a": "entailment", "c": "neutral"}}
+    kept, counts, failed = adversarial_filter(samples, predictions, ["F1", "F2"])
+    assert failed == {"F1": 2, "F2": 1}
+    assert counts == {"F1": {"all": 0}, "F2": {"gender": 1, "all": 1}}
+    assert [k["id"] for k in kept] == ["a"]
+    assert kept[0]["predictions"] == {"F1": None, "F2": "entailment"}
 
 
 # --- Step 6: Figure 4 and safe swapping -------------------------------------------------

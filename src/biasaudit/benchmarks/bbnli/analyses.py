@@ -167,7 +167,13 @@ def extend_filter(args: FilterArgs, ctx: Context) -> AnalysisResult:
     for model in [*args.filter_models, *args.held_out]:
         _, records = ctx.run(ClassifyJob.from_dict(options, ctx.store), model, args.model_args)
         predictions[model] = {r.sample_id: r.scores["label"] for r in records if not r.excluded}
-    kept, mispredicted = ext.adversarial_filter(generated, predictions, args.filter_models)
+    kept, mispredicted, failed = ext.adversarial_filter(generated, predictions, args.filter_models)
+    undetermined = sum(  # no filter model mispredicted, but one of them gave no label
+        1
+        for s in generated
+        if all(predictions[m].get(s["id"]) in (None, "neutral") for m in args.filter_models)
+        and any(predictions[m].get(s["id"]) is None for m in args.filter_models)
+    )
     _write_jsonl(ctx.output_path("filtered.jsonl"), kept)
     n_unique = val.write_sheet(kept, ctx.output_path("validation.csv"))
     held = {
@@ -178,6 +184,8 @@ def extend_filter(args: FilterArgs, ctx: Context) -> AnalysisResult:
         "filter_models": args.filter_models,
         "held_out": args.held_out,
         "mispredicted (Table 12)": mispredicted,
+        "no_label (failed or unreadable requests)": failed,
+        "dropped_undetermined": undetermined,
         "kept": ext.count_by(kept, "domain", "subtopic"),
         "unique_hypotheses": n_unique,
         "held_out_mispredicted_among_kept": held,
@@ -193,13 +201,33 @@ def extend_filter(args: FilterArgs, ctx: Context) -> AnalysisResult:
             ),
             "kept": _counts_table("kept samples", counts["kept"]),
         },
-        notes=[val.CONTENT_WARNING, f"{n_unique} unique hypotheses to validate in validation.csv"],
+        notes=[
+            val.CONTENT_WARNING,
+            f"{n_unique} unique hypotheses to validate in validation.csv",
+            *_failed_notes(failed, undetermined, len(generated)),
+        ],
         files=[
             str(ctx.output_path("filtered.jsonl")),
             str(ctx.output_path("validation.csv")),
             str(path),
         ],
     )
+
+
+def _failed_notes(failed: dict[str, int], undetermined: int, n: int) -> list[str]:
+    """Say which models left samples without a label: those are not counted as neutral."""
+    notes = [
+        f"{model}: {count} of {n} samples without a label (failed or unreadable requests; "
+        "counted neither as neutral nor as mispredicted)"
+        for model, count in failed.items()
+        if count
+    ]
+    if undetermined:
+        notes.append(
+            f"{undetermined} samples dropped as undetermined: no filter model mispredicted "
+            "them, but at least one gave no label"
+        )
+    return notes
 
 
 class FinishArgs(_Args):

@@ -74,21 +74,26 @@ def adversarial_filter(
     samples: Sequence[Record],
     predictions: Mapping[str, Mapping[str, str]],
     filter_models: Sequence[str],
-) -> tuple[list[Record], dict[str, dict[str, int]]]:
-    """Step 4: kept samples (with every model's label attached) and, per model, the number
-    of mispredicted (non-neutral) samples per domain and "all" (Table 12)."""
+) -> tuple[list[Record], dict[str, dict[str, int]], dict[str, int]]:
+    """Step 4: kept samples (with every model's label attached), per model the number of
+    mispredicted (non-neutral) samples per domain and "all" (Table 12), and per model the
+    number of samples it gave no label for (a failed or unreadable request: *not* neutral,
+    so neither counted as mispredicted nor as correct)."""
     if not filter_models:
         raise ValueError("the adversarial filter needs at least one filter model")
     counts: dict[str, dict[str, int]] = {}
+    failed: dict[str, int] = {}
     for model, by_id in predictions.items():
-        per = Counter(s["domain"] for s in samples if by_id.get(s["id"], "neutral") != "neutral")
+        labelled = [s for s in samples if by_id.get(s["id"]) is not None]
+        per = Counter(s["domain"] for s in labelled if by_id[s["id"]] != "neutral")
         counts[model] = {**dict(sorted(per.items())), "all": sum(per.values())}
+        failed[model] = len(samples) - len(labelled)
     kept = []
     for sample in samples:
         labels: dict[str, str | None] = {m: predictions[m].get(sample["id"]) for m in predictions}
         if any(labels[m] not in (None, "neutral") for m in filter_models):
             kept.append({**sample, "predictions": labels})
-    return kept, counts
+    return kept, counts, failed
 
 
 def _twin_text(sample: Record, groups: Mapping[str, tuple[str, str]]) -> tuple[str | None, str]:

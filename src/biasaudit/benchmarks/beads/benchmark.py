@@ -14,7 +14,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.beads import fewshot, judging, masked, prompts, tasks
@@ -25,7 +25,7 @@ from biasaudit.benchmarks.beads.metrics import (
     span_metrics,
 )
 from biasaudit.datasets.beads import BeadsData
-from biasaudit.datasets.beads_labels import LabelPolicy
+from biasaudit.datasets.beads_labels import LabelPolicy, check_sentiment_names
 from biasaudit.errors import DataError
 from biasaudit.metrics.frame import MetricSpec, frame
 from biasaudit.requests import (
@@ -71,6 +71,7 @@ class BeadsOptions(BenchmarkOptions):
     label_map: dict[str, str] = Field(default_factory=dict)
     threshold: float = Field(default=0.5, gt=0, lt=1)
     slightly_biased: Literal["biased", "neutral"] = "biased"
+    #: names of numeric sentiment ids, e.g. {"0": "negative", "1": "neutral", "2": "positive"}
     sentiment_names: dict[str, str] | None = None
     #: stereotype probe: strict parser or the paper's substring bucketing
     parser: Literal["strict", "substring"] = "strict"
@@ -89,6 +90,11 @@ class BeadsOptions(BenchmarkOptions):
     max_tokens: int = Field(default=64, ge=1)
     #: judge / probability / similarity: the rewrites file written by the rewrite analysis
     pairs: str | None = None
+
+    @field_validator("sentiment_names")
+    @classmethod
+    def _sentiment_names(cls, names: dict[str, str] | None) -> dict[str, str] | None:
+        return check_sentiment_names(names)
 
 
 def _correct(name: str, description: str) -> MetricSpec:
@@ -285,7 +291,10 @@ class Beads(Benchmark):
             return judging.load_pairs(self.options.pairs)
         if self.options.shots and self.options.task == "classify":
             self.shots  # noqa: B018 (draws, and checks the train split, before any request)
-        return tasks.load(self.data, self.options.task, self.options.subtask, self.split)
+        samples = tasks.load(self.data, self.options.task, self.options.subtask, self.split)
+        if self.options.task == "classify":  # before any request: a gold no model can match
+            tasks.check_golds(samples, self.options.subtask, str(self.data.path(self.split)))
+        return samples
 
     def prompt_template_ids(self) -> list[str]:
         task = self.options.task
