@@ -15,7 +15,9 @@ columns to break results down by. A `MultipleChoiceTask` declares that shape; su
   levels of a column (``accuracy_<a>_minus_<b>``, e.g. pro minus anti), each with bootstrap CIs
   (resampling the task's clusters) and a breakdown by every declared column.
 
-Constrained generation (an answer restricted to the option letters) is not offered here: the
+A task whose data is a JSON-lines or CSV table needs no reader of its own: `table_reader`
+maps columns to the options, the gold and stereotyped option, the template fields and the
+groups. The same declaration can be a YAML file in the package (`biasaudit.declarative_yaml`). Constrained generation (an answer restricted to the option letters) is not offered here: the
 request option for it is not part of the core yet. The signed contrast is computed in this
 layer (`metric_from_statistic` over the difference of two group means); when `MetricSpec`
 gains declared contrasts it can move there.
@@ -23,7 +25,7 @@ gains declared contrasts it can move there.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -31,7 +33,8 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from biasaudit.contract import Benchmark, BenchmarkOptions, Sample, SampleScore
-from biasaudit.errors import BiasauditError
+from biasaudit.datasets.files import check_row_width, iter_json_lines, read_csv
+from biasaudit.errors import BiasauditError, DataError
 from biasaudit.metrics.frame import MetricSpec, metric_from_statistic
 from biasaudit.requests import Capability, LoglikelihoodRequest, Request
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord
@@ -218,6 +221,81 @@ class MultipleChoiceBenchmark(Benchmark):
         ]
 
 
+Reader = Callable[[Mapping[str, Path]], Iterator[Item]]
+
+
+def _rows(key: str, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    if path.suffix == ".csv":
+        header, rows = read_csv(path)
+        for line, row in rows:
+            check_row_width(key, line, row, header)
+            yield line, row
+        return
+    for line, value in iter_json_lines(path):
+        if not isinstance(value, dict):
+            raise DataError(f"{key}, line {line}: expected a JSON object")
+        yield line, value
+
+
+def _option_index(key: str, line: int, column: str, value: Any, options: list[str]) -> int:
+    """A 0-based index, or the text of one of the options."""
+    if isinstance(value, str) and value in options:
+        return options.index(value)
+    try:
+        index = int(value)
+    except (TypeError, ValueError):
+        index = -1
+    if not 0 <= index < len(options):
+        raise DataError(
+            f"{key}, line {line}: {column} {value!r} is neither an option nor its index"
+        )
+    return index
+
+
+def table_reader(
+    *,
+    options: Sequence[str],
+    gold: str,
+    stereotyped: str | None = None,
+    fields: Sequence[str] = (),
+    groups: Sequence[str] = (),
+    id_column: str | None = None,
+) -> Reader:
+    """A reader of JSON-lines or CSV files (``.csv``): one item per row.
+
+    `options`: the columns holding the k options, or one column holding a list of them;
+    `gold` / `stereotyped`: columns holding an option's 0-based index or its text; `fields`:
+    the columns the template uses; `groups`: the demographic and design columns; `id_column`:
+    the item id (default ``<file name>-<line>``). Every missing or bad value is a `DataError`
+    naming the file, the line and the column.
+    """
+
+    def read(paths: Mapping[str, Path]) -> Iterator[Item]:
+        for key, path in paths.items():
+            for line, row in _rows(key, path):
+                wanted = [*options, gold, *fields, *groups]
+                wanted += [c for c in (stereotyped, id_column) if c]
+                missing = [c for c in wanted if row.get(c) in (None, "")]
+                if missing:
+                    raise DataError(f"{key}, line {line}: no value in column {missing[0]!r}")
+                texts = row[options[0]] if len(options) == 1 else [row[c] for c in options]
+                if not isinstance(texts, list) or len(texts) < 2:
+                    raise DataError(f"{key}, line {line}: {options[0]!r} is not a list of options")
+                texts = [str(t) for t in texts]
+                yield Item(
+                    str(row[id_column]) if id_column else f"{Path(key).name}-{line}",
+                    {c: str(row[c]) for c in fields},
+                    texts,
+                    _option_index(key, line, gold, row[gold], texts),
+                    _option_index(key, line, stereotyped, row[stereotyped], texts)
+                    if stereotyped
+                    else None,
+                    {c: str(row[c]) for c in groups},
+                )
+
+    return read
+
+
 def _metric_specs(task: MultipleChoiceTask) -> list[MetricSpec]:
     common: dict[str, Any] = {
         "group_by": list(task.group_by),
@@ -251,4 +329,5 @@ __all__ = [
     "MultipleChoiceOptions",
     "MultipleChoiceTask",
     "Normalisation",
+    "table_reader",
 ]

@@ -76,7 +76,14 @@ def get_spec(name: str) -> BenchmarkSpec:
 
 
 def benchmark_class(name: str) -> type[Benchmark]:
-    cls: type[Benchmark] = import_object(get_spec(name).benchmark)
+    """The benchmark class the spec names: "module:Class", or "package:task.yaml" (a
+    declarative multiple-choice task written in YAML, `biasaudit.declarative_yaml`)."""
+    ref = get_spec(name).benchmark
+    if ref.endswith((".yaml", ".yml")):
+        from biasaudit.declarative_yaml import yaml_benchmark
+
+        return yaml_benchmark(ref)
+    cls: type[Benchmark] = import_object(ref)
     return cls
 
 

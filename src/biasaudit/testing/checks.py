@@ -139,8 +139,13 @@ def docs_page(spec: BenchmarkSpec) -> str:
         except DataError as exc:
             raise ConformanceError(f"{spec.name}: docs page {exc}") from None
     root = _project_root(spec)
-    page = root / where if root else None
-    if page is None or not page.is_file():
+    if root is None:
+        raise ConformanceError(
+            f"{spec.name}: docs page {where} is a path in a source checkout, and the package "
+            f"is not in one (ship the page in the package: docs='package:file.md')"
+        )
+    page = root / where
+    if not page.is_file():
         raise ConformanceError(f"{spec.name}: docs page {where} not found under {root}")
     return page.read_text(encoding="utf-8")
 

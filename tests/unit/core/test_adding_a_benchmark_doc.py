@@ -26,11 +26,12 @@ def _blocks(kind: str) -> list[str]:
 @pytest.fixture
 def doc_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     files = {}
-    for body in _blocks("python"):
+    for body in _blocks("python") + _blocks("yaml"):
         first, _, rest = body.partition("\n")
         if first.startswith("# file: "):
             files[first.removeprefix("# file: ").strip()] = rest
-    assert {"toybench/__init__.py", "toybench/benchmark.py", "toybench/choice.py"} <= set(files)
+    expected = {"__init__.py", "benchmark.py", "choice.py", "task.yaml", "analyses.py"}
+    assert {f"toybench/{name}" for name in expected} <= set(files)
     for relative, text in files.items():
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text(text)
@@ -57,7 +58,7 @@ def test_the_pages_snippets_run(
             exec(compile(body, f"{DOC.name} (# run block)", "exec"), {})
         assert main(["list", "benchmarks", "--json"]) == 0
         listed = {item["name"] for item in json.loads(capsys.readouterr().out)}
-        assert {"toy", "toy_choice"} <= listed
+        assert {"toy", "toy_choice", "toy_yaml"} <= listed
         assert capsys.readouterr().err == ""  # no plug-in was skipped
         assert main(["toy", "count", "--expected", "12"]) == 0
         assert main(["list", "options", "toy"]) == 0
