@@ -4,8 +4,16 @@ A benchmark declares `MetricSpec`s (which per-sample score, which statistic, whi
 which clusters and strata the bootstrap respects); `frame` computes each one into a
 `MetricValue` that records that definition, the fairlearn `MetricFrame` design with
 inspect_ai's recorded metric definitions. Statistics that are not per-sample means are
-computed by the benchmark (`Benchmark.extra_metrics`) through `metric_from_statistic`,
-which uses the same bootstrap.
+computed by the benchmark (`Benchmark.extra_metrics`) through `metric_from_statistic`
+(metrics/statistic.py), which uses the same bootstrap.
+
+The statistical rules live in their own modules and are summarised in docs/statistics.md:
+which interval (Wilson for proportions of independent samples, else the percentile
+bootstrap; none when zero-width or excluding the estimate): `intervals`; which labels a
+noise floor shuffles (whole `permute_within` blocks or clusters when the breakdown is
+constant within them, so a nested breakdown no longer gets floor = gap, p = 1): `floors`;
+signed contrasts mean(a) - mean(b) declared as `MetricSpec(contrasts=[Contrast(...)])`:
+`contrasts`.
 
 Undefined values: the formula functions raise or return None; aggregation reports None with
 `undefined_reason` and never an ideal value for empty input.
@@ -292,10 +300,11 @@ def noise_floor(
 def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> MetricValue:
     """Compute a declared metric over scored sample records.
 
-    The value is the mean of the per-sample score over samples that have one; the CI is a
-    percentile bootstrap resampling what the spec says (clusters within strata); each
-    breakdown gives the per-group means with CIs, max - min gap and min / max ratio, and,
-    when asked, the permutation noise floor of that gap.
+    The value is the mean of the per-sample score over samples that have one; the CI follows
+    `intervals.mean_interval` (Wilson, or a bootstrap resampling what the spec says:
+    clusters within strata); each breakdown gives the per-group means with CIs, max - min
+    gap and min / max ratio, and, when asked, the permutation noise floor of that gap
+    (`floors`); each declared contrast gives mean(a) - mean(b) with CI and floor.
 
     `records` is read once, in order (it may be a lazy sequence: runner/compact.py); what
     the metric needs is taken from each record as columns (scores, labels, outcomes).

@@ -136,6 +136,8 @@ def _benchmark_html(runs: Sequence[LoadedRun], bench: str) -> str:
         _render(generic.group_section(runs, bench)),
         _render(generic.noise_floor_section(runs, bench)),
     ]
+    if (contrasts := generic.contrast_section(runs, bench)) is not None:
+        parts.append(_render(contrasts))
     present = [(run, b) for run in runs if (b := run.benchmark(bench)) is not None]
     views = []
     for run, result in present:

@@ -295,6 +295,8 @@ class RunResult(_Model):
     def to_dataframe(self) -> Any:
         """One row per (benchmark, metric, breakdown group); group is '' for the overall value.
 
+        A signed contrast is a row with group_by "contrast" and its name as the group.
+
         Columns: model, benchmark, metric, group_by, group, value, n, ci_low, ci_high, then
         ci_level, ci_method, higher_is_better, n_excluded (None on group rows) and one
         ``rate_<outcome>`` column per parse outcome seen anywhere in the run (share of answers;
@@ -342,9 +344,19 @@ class RunResult(_Model):
                         cells: dict[str, Any] = {"group_by": breakdown.by, "group": group.group}
                         cells |= {"value": group.value, "n": group.n}
                         cells |= {"ci_low": group.ci_low, "ci_high": group.ci_high}
+                        method = {"ci_method": group.ci_method or metric.ci_method}
                         rows.append(
-                            base | cells | extra | {"n_excluded": None} | rates(group.outcome_rates)
+                            base
+                            | cells
+                            | extra
+                            | method
+                            | {"n_excluded": None}
+                            | rates(group.outcome_rates)
                         )
+                for c in metric.contrasts:
+                    cells = {"group_by": "contrast", "group": c.name, "value": c.value}
+                    cells |= {"n": c.n_a + c.n_b, "ci_low": c.ci_low, "ci_high": c.ci_high}
+                    rows.append(base | cells | extra | {"n_excluded": None} | rates({}))
         return pd.DataFrame(rows, columns=[*DATAFRAME_COLUMNS, *(f"rate_{k}" for k in labels)])
 
 
