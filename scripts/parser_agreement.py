@@ -97,7 +97,13 @@ def read_bbq(row: Row, mode: str) -> str:
     """The option letter read (the "unknown" option is an answer: its letter), or a
     non-answer; `row` carries the item's `answers`, `unknown_loc` and `protocol`."""
     options = option_set(row["answers"], row["answers"], row["unknown_loc"])
-    parsed = parse_bbq_reply(row["reply"], options, mode, letters=row["protocol"] == "letter")  # type: ignore[arg-type]
+    parsed = parse_bbq_reply(
+        row["reply"],
+        options,
+        mode,
+        letters=row["protocol"] == "letter",
+        question=row.get("question"),  # type: ignore[arg-type]
+    )
     return "ABC"[parsed.chosen] if parsed.chosen is not None else NON_ANSWER
 
 
