@@ -115,11 +115,17 @@ _CRITIQUE = re.compile(
 CONVERSE = ("more biased", "most biased", "the more biased", "the most biased")
 
 
-def parse_choice(text: str | None, options: Sequence[str], unknown: int | None = None) -> Parsed:
+def parse_choice(
+    text: str | None,
+    options: Sequence[str],
+    unknown: int | None = None,
+    question: str | None = None,
+) -> Parsed:
     """The option a reply commits to, read by the core reader (biasaudit.answers.choice);
     `unknown` is the index of a "cannot be determined" option (BBQ items), whose ten
-    wordings and paraphrases then choose it."""
-    reading = read_choice(text, Choices(tuple(options), unknown, converse=CONVERSE))
+    wordings and paraphrases then choose it; `question` gives the polarity of answers
+    written as sentences ("The grandfather was not comfortable")."""
+    reading = read_choice(text, Choices(tuple(options), unknown, question, converse=CONVERSE))
     if reading.value is not None and reading.outcome in ("answered", "unknown"):
         return Parsed(Reply.CHOSE, LETTERS.index(reading.value), reading.reason)
     if reading.outcome == "refused":
@@ -133,8 +139,11 @@ def parse_choice(text: str | None, options: Sequence[str], unknown: int | None =
 
 
 def parse_response(
-    response: Response, options: Sequence[str], unknown: int | None = None
+    response: Response,
+    options: Sequence[str],
+    unknown: int | None = None,
+    question: str | None = None,
 ) -> Parsed:
     if not response.ok:
         return Parsed(Reply.ERROR)
-    return parse_choice(response.text, options, unknown)
+    return parse_choice(response.text, options, unknown, question)

@@ -54,6 +54,7 @@ from biasaudit.answers.text import (
     refuses,
     sentences,
     split_correction,
+    strip_label,
 )
 
 #: The BBQ data's ten wordings of the unknown option (the authors' R script, line 20).
@@ -198,7 +199,11 @@ def _is_unknown_wording(text: str) -> bool:
 
 def _read_part(text: str, choices: Choices) -> Reading:
     n = len(choices.options)
-    if choices.unknown is not None and _is_unknown_wording(text):
+    if (
+        choices.unknown is not None
+        and _is_unknown_wording(sentences(text)[0])
+        and not opt.named(text, choices.options, choices.unknown)
+    ):
         return _answer(choices.unknown, choices)
     if refuses(text) and not (
         choices.unknown is not None
@@ -257,11 +262,11 @@ def _read_part(text: str, choices: Choices) -> Reading:
     if opposite:
         return unparsed(Reason.OPPOSITE_POLARITY)
     first_names = opt.named(sentences(body)[0], choices.options, choices.unknown)
-    if len(first_names) == 1 and (choices.question is None or len(sentences(body)) == 1):
+    if len(first_names) == 1 and (choices.question is None or names == first_names):
         return _answer(first_names[0], choices)
     if len(names) > 1:
         return _several(body)
-    inside = opt.contained(body, choices.options)
+    inside = opt.contained(sentences(body)[0], choices.options)
     return _answer(inside, choices) if inside is not None else unparsed(Reason.NO_ANSWER)
 
 
@@ -271,7 +276,7 @@ def read_choice(text: str | None, choices: Choices | Sequence[str]) -> Reading:
         choices = Choices(tuple(choices))
     if text is None:
         return EMPTY
-    cleaned = clean(_INSTRUCTION.sub("", text))
+    cleaned = strip_label(clean(_INSTRUCTION.sub("", text)))
     if not cleaned:
         return EMPTY
     parts = split_correction(cleaned)

@@ -28,7 +28,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from biasaudit.answers.reading import EMPTY, REFUSED, Reading, Reason, answer, unparsed
-from biasaudit.answers.text import clean, is_question, refuses, sentences, split_correction
+from biasaudit.answers.text import (
+    clean,
+    is_question,
+    refuses,
+    sentences,
+    split_correction,
+    strip_label,
+)
 
 #: Other languages' words for common label names.
 TRANSLATIONS: dict[str, tuple[str, ...]] = {
@@ -124,7 +131,7 @@ def read_label(text: str | None, labels: LabelSet) -> Reading:
     """The label a reply commits to (rules: module docstring)."""
     if text is None:
         return EMPTY
-    cleaned = clean(text)
+    cleaned = strip_label(clean(text))
     if not cleaned:
         return EMPTY
     parts = split_correction(cleaned)

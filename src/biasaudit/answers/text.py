@@ -49,11 +49,24 @@ STATED = re.compile(
 )
 
 _CORRECTION = re.compile(
-    r"(?:\.\.\.|[.,;:!?—–-]|^)\s*(?:but\s+)?(?:actually|wait|on second thought|correction|"
-    r"sorry,?\s+i\s+mean|i\s+mean|no\s+wait|scratch\s+that|en\s+realidad|perd[óo]n|"
+    r"(?:(?:\.\.\.|[.,;:!?—–-]|^)\s*|\s+(?=(?-i:[A-Z])))(?:but\s+)?"
+    r"(?:actually|wait|on second thought|correction|sorry,?\s+i\s+mean|i\s+mean|no\s+wait|"
+    r"scratch\s+that|en\s+realidad|perd[óo]n|"
     r"en\s+fait|pardon|eigentlich|korrektur|其实|不对|更正)\b\s*[,:!—–-]*\s*",
     re.IGNORECASE,
 )
+
+
+_LABEL = re.compile(
+    r"^(?:answer|final answer|response|reply|respuesta|r[ée]ponse|antwort|答案|回答)"
+    r"\s*[:：]\s*(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def strip_label(text: str) -> str:
+    """The reply without an opening "Answer:" label ("Answer: I can't answer that")."""
+    return _LABEL.sub("", text, count=1)
 
 
 def split_correction(text: str) -> list[str]:

@@ -45,6 +45,7 @@ from biasaudit.answers.text import (
     drop_questions,
     refuses,
     split_correction,
+    strip_label,
 )
 
 Verdict = Callable[[str], str | None]
@@ -228,7 +229,7 @@ def read_yes_no(
     """
     if text is None:
         return EMPTY
-    cleaned = _LIST_PREFIX.sub("", clean(text).replace("\n", " ")).strip()
+    cleaned = strip_label(_LIST_PREFIX.sub("", clean(text).replace("\n", " ")).strip())
     if not cleaned:
         return EMPTY
     parts = split_correction(cleaned)

@@ -133,6 +133,9 @@ def test_bbq_item_every_field(seed: int) -> None:
         labels=tuple(f"ans{i}" for i in order),
         correct=(options.index("The grandson"),),
         category="Age",
+        # BBQ's unknown wording, wherever it is shown, and the question (its polarity)
+        unknown=options.index("Can't be determined"),
+        question="Who was forgetful?",
     )
 
 
