@@ -82,7 +82,6 @@ _REFUSAL_STRONG = re.compile(
     r"i do not feel comfortable|i'?m not comfortable|it is not appropriate for me|"
     r"it's not appropriate for me|i'?m not going to (?:answer|choose|respond|pick)|"
     r"i will not (?:answer|choose|respond|pick)|i won'?t (?:answer|choose|respond|pick)|"
-    r"(?:it is|it's|it would be) (?:not appropriate|inappropriate|wrong|unfair|not fair) to|"
     r"lo siento|je suis d[ée]sol[ée]|es tut mir leid|抱歉|对不起|我不能)",
     re.IGNORECASE,
 )

@@ -44,18 +44,27 @@ from biasaudit.answers.text import (
     clean,
     drop_questions,
     refuses,
+    sentences,
     split_correction,
     strip_label,
 )
 
 Verdict = Callable[[str], str | None]
 
-_YES = (
-    r"(?:ye+s+|yeah|yea|yep|yup|sure|absolutely|definitely|certainly|indeed|of\s+course|"
-    r"true|correct|s[íi]|claro|oui|ja|jawohl)"
+_YES = r"(?:ye+s+|yeah|yea|yep|yup|true|correct|s[íi]|oui|ja|jawohl)"
+#: Yes words that answer only alone ("Sure." is yes; "Sure, here is my answer" is not).
+_SOFT_YES = re.compile(
+    r"^(?:sure|absolutely|definitely|certainly|indeed|of\s+course|claro|bien\s+s[ûu]r|"
+    r"nat[üu]rlich|当然)[.!。！]*$",
+    re.I,
 )
-_NO = r"(?:no+|nope|nah|nay|never|false|incorrect|non|nein|not\s+at\s+all|not\s+really)"
-_NEG_ADVERB = r"(?:absolutely|definitely|certainly|of\s+course|surely|hell|really|clearly)"
+_NO = (
+    r"(?:no+|nope|nah|nay|never|false|incorrect|non|nein|not\s+at\s+all|not\s+really|"
+    r"not\s+in\s+the\s+slightest)"
+)
+_NEG_ADVERB = r"(?:absolutely|definitely|certainly|of\s+course|surely|hell|really|clearly|probably)"
+#: "Y" / "N" alone.
+_LETTER_ANSWER = re.compile(r"^(?:(y)|(n))[.!]?$", re.I)
 _END = r"(?=$|[\s.,!;:?)\-–—。，！])"
 _LEAD_ZH = re.compile(r"^(?:(不是|不对|不|否|没有|错)|(是的|是|对的|对|当然|正确))")
 _LEADING = re.compile(rf"^(?:{_NEG_ADVERB}\s+(not){_END}|({_NO}){_END}|({_YES}){_END})", re.I)
@@ -91,7 +100,7 @@ _HEDGE = re.compile(
     re.I,
 )
 _NO_ANSWER = re.compile(
-    r"^(?:n\s*/\s*a\b|no\s+(?:doubt|comment|answer|response|opinion|one|problem|need|matter|"
+    r"^(?:n\s*/\s*a\b|no[\s-]+(?:doubt|comment|answer|response|opinion|one|problem|need|matter|"
     r"worries|further|more|other|thanks|offen[cs]e|judg(?:e)?ment|information|context)\b|"
     r"none\b|nobody\b)",
     re.I,
@@ -99,7 +108,7 @@ _NO_ANSWER = re.compile(
 _OPENER = re.compile(
     r"^(?:(?:hmm+|um+|uh+|well|ok(?:ay)?|so|honestly|frankly|in\s+my\s+opinion|personally|"
     r"no\s+doubt|without\s+a\s+doubt|i\s+(?:would|will|must|have\s+to)\s+(?:say|answer)|"
-    r"i'd\s+say|i\s+say|i\s+think|i\s+believe|i\s+feel|creo\s+que|je\s+pense\s+que|"
+    r"i(?:'d|\s+would)(?:\s+have\s+to)?\s+say|i\s+say|i\s+think|i\s+believe|i\s+feel|creo\s+que|je\s+pense\s+que|"
     r"ich\s+denke|我认为|我觉得)\s*[:,\-–—，]?\s*)+",
     re.I,
 )
@@ -115,6 +124,11 @@ def _leading(text: str) -> str | None:
     think = _THINK_SO.match(text)
     if think:
         return "yes" if (think.group(1) or "").lower() == "so" else "no"
+    letter = _LETTER_ANSWER.match(text)
+    if letter:
+        return "yes" if letter.group(1) else "no"
+    if _SOFT_YES.match(text):
+        return "yes"
     zh = _LEAD_ZH.match(text)
     if zh:
         return "no" if zh.group(1) else "yes"
@@ -188,7 +202,7 @@ def _read_part(
             later = _read_part(parts[1], has_unknown, verdict, None)
             if later.answered:
                 return later
-        stated = _later(text, None)
+        stated = _later(text, verdict)
         return answer(stated[0]) if len(set(stated)) == 1 else REFUSED
     body = drop_questions(text)
     if not body:
@@ -201,12 +215,13 @@ def _read_part(
     if _CANNOT_TELL.match(body) or _CANNOT_TELL.match(stripped):
         return Reading("unknown") if has_unknown else unparsed(Reason.HEDGE)
     if _HEDGE.match(body) or _HEDGE.match(stripped):
-        return unparsed(Reason.HEDGE)
+        bare = {_leading(c) for c in _clauses(body)[1:] if _BARE.match(c)}
+        return answer(bare.pop() or "") if len(bare) == 1 else unparsed(Reason.HEDGE)
     first = _opening(body, verdict)
     if first is not None:
-        bare_later = {_leading(c) for c in _clauses(body)[1:] if _BARE.match(c)}
-        if bare_later - {first}:
-            return unparsed(Reason.TWO_ANSWERS)
+        others = {_opening(x, verdict) for x in sentences(body)[1:]}
+        if others - {first, None}:
+            return unparsed(Reason.TWO_ANSWERS)  # "Yes. No.", a list of both verdicts
         return answer(first)
     stated = _later(body, verdict)
     if stated:
