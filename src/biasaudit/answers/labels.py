@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from biasaudit.answers.choice import UNKNOWN_SAYING
 from biasaudit.answers.reading import EMPTY, REFUSED, Reading, Reason, answer, unparsed
 from biasaudit.answers.text import (
     clean,
@@ -36,6 +37,7 @@ from biasaudit.answers.text import (
     split_correction,
     strip_label,
 )
+from biasaudit.answers.yesno import read_yes_no
 
 #: Other languages' words for common label names.
 TRANSLATIONS: dict[str, tuple[str, ...]] = {
@@ -53,6 +55,12 @@ class LabelSet:
 
     words: Mapping[str, Sequence[str]]
     negations: Mapping[str, str] = field(default_factory=dict)
+    #: the labels a plain yes / no answer gives ("Is the passage toxic?" -> "No" is
+    #: not_toxic), read by :func:`biasaudit.answers.read_yes_no` when no label word is said
+    yes: str | None = None
+    no: str | None = None
+    #: the label of "the text does not tell" ("Not enough information" -> Neither)
+    cannot_tell: str | None = None
 
     @classmethod
     def of(cls, labels: Sequence[str], **synonyms: Sequence[str]) -> LabelSet:
@@ -68,14 +76,29 @@ class LabelSet:
                 for form in {
                     word.lower(),
                     word.lower().replace("_", " "),
+                    word.lower().replace("_", "-"),
                     word.lower().replace("-", " "),
                 }:
                     out.setdefault(form, label)
         return out
 
 
-_NEGATION = re.compile(r"(?:\bnot|\bnon|\bisn't|\bno|\bnever|\bnor)[\s-]*$", re.I)
-_SEPARATOR = re.compile(r"^\s*(?:,|/|\bor\b|\bo\b|\bou\b|\boder\b|或)\s*(?:\bor\b)?\s*$", re.I)
+_NEGATION = re.compile(
+    r"(?:\bnot|\bnon|\bisn't|\bno|\bnever|\bnor|\bneither)[\s-]*"
+    r"(?:(?:very|really|quite|entirely|completely|too|so|at all)\s+)?$",
+    re.I,
+)
+#: "The passage doesn't say", "Cannot tell", "Insufficient information".
+CANNOT_TELL = re.compile(
+    UNKNOWN_SAYING.pattern
+    + r"|\b(?:cannot|can't|can not) tell\b|\b(?:does not|doesn't) (?:say|mention|state)\b",
+    re.I,
+)
+_SEPARATOR = re.compile(
+    r"^\s*(?:,|/|\bor\b|\bo\b|\bou\b|\boder\b|或)?\s*(?:\bor\b)?\s*(?:\d{1,2}[.)])?\s*"
+    r"(?:not|non)?[\s-]*$",
+    re.I,
+)
 
 
 def _mentions(text: str, vocabulary: dict[str, str]) -> list[tuple[int, int, str, bool]]:
@@ -86,7 +109,7 @@ def _mentions(text: str, vocabulary: dict[str, str]) -> list[tuple[int, int, str
     )
     found = []
     for m in pattern.finditer(text):
-        negated = _NEGATION.search(text[max(0, m.start() - 12) : m.start()]) is not None
+        negated = _NEGATION.search(text[max(0, m.start() - 20) : m.start()]) is not None
         found.append((m.start(), m.end(), vocabulary[m.group(0).lower()], negated))
     return found
 
@@ -105,10 +128,14 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
         return REFUSED
     body = [s for s in sentences(text) if not is_question(s)]
     vocabulary = labels.vocabulary()
+    head, colon, tail = text.rpartition(":")
+    if colon and tail.strip() and len(_mentions(head, vocabulary)) > 1:
+        return _read_part(tail.strip(), labels)  # "True or false: true"
     for s in sentences(text):
         found = _mentions(s, vocabulary)
-        for (_, end, a, _), (start, _, b, _) in itertools.pairwise(found):
-            if a != b and _SEPARATOR.match(s[end:start]):
+        for (_, end, a, neg_a), (start, _, b, neg_b) in itertools.pairwise(found):
+            different = _resolve(a, neg_a, labels) != _resolve(b, neg_b, labels)
+            if different and _SEPARATOR.match(s[end:start]):
                 return unparsed(Reason.ECHO_OF_OPTIONS)
     if not body:
         return unparsed(Reason.QUESTION)
@@ -118,12 +145,25 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
             continue
         _, _, label, negated = found[0]
         chosen = _resolve(label, negated, labels)
-        if chosen is None:
-            return unparsed(Reason.NEGATED)
+        negated_others = {b for _, _, b, neg in found[1:] if neg and b != label}
+        if chosen is None or (negated and negated_others and chosen in negated_others):
+            return unparsed(Reason.NEGATED)  # "not entailment" of three; "neither X nor Y"
         later = {_resolve(b, neg, labels) for _, _, b, neg in found[1:] if not neg}
         if later - {chosen, None}:
             return unparsed(Reason.TWO_ANSWERS)
         return answer(chosen)
+    return _without_label_words(" ".join(body), labels)
+
+
+def _without_label_words(text: str, labels: LabelSet) -> Reading:
+    """No label word: the "cannot tell" label, or the label of a yes / no answer."""
+    if labels.cannot_tell is not None and CANNOT_TELL.search(text):
+        return answer(labels.cannot_tell)
+    if labels.yes is not None and labels.no is not None:
+        reading = read_yes_no(text)
+        if reading.answered:
+            return answer(labels.yes if reading.value == "yes" else labels.no)
+        return reading
     return unparsed(Reason.NO_ANSWER)
 
 

@@ -54,7 +54,7 @@ Verdict = Callable[[str], str | None]
 _YES = r"(?:ye+s+|yeah|yea|yep|yup|true|correct|s[íi]|oui|ja|jawohl)"
 #: Yes words that answer only alone ("Sure." is yes; "Sure, here is my answer" is not).
 _SOFT_YES = re.compile(
-    r"^(?:sure|absolutely|definitely|certainly|indeed|of\s+course|claro|bien\s+s[ûu]r|"
+    r"^(?:sure|absolutely|definitely|certainly|indeed|of\s+course|very\s+much|claro|bien\s+s[ûu]r|"
     r"nat[üu]rlich|当然)[.!。！]*$",
     re.I,
 )
