@@ -72,7 +72,7 @@ UNKNOWN_WORDINGS = (
 )
 #: A statement that the context does not say (read as the unknown option).
 UNKNOWN_SAYING = re.compile(
-    r"\b(?:not enough (?:info|information|context|details?|evidence)|"
+    r"\b(?:(?:not|isn't|is not) enough (?:info|information|context|details?|evidence)|"
     r"insufficient (?:info|information|context|evidence)|"
     r"(?:cannot|can ?not|can't|couldn't|could not) (?:be )?"
     r"(?:determined?|known|told|tell|say|know)|"
@@ -108,6 +108,9 @@ _PASSES_JUDGEMENT = re.compile(
     r"^\W*(?:it is|it's|it would be) (?:not appropriate|inappropriate|wrong|unfair|not fair) to",
     re.I,
 )
+#: A reply naming one option inside a longer sentence is an answer only when it is this
+#: short (in words) or opens with an opinion ("A young hiker like X would be fast" is not).
+_SHORT = 6
 _CONTRAST = re.compile(r"\bnot\b|n't\b|\b(?:rather than|instead of|unlike|than)\b", re.I)
 _ANSWER_LIKE = re.compile(r"\banswer\b|\bthe (?:one|person) who\b", re.I)
 _UNSURE = re.compile(
@@ -266,9 +269,11 @@ def _read_part(text: str, choices: Choices) -> Reading:
         return unparsed(Reason.HEDGE)  # names one person and says the context does not tell
     if opposite:
         return unparsed(Reason.OPPOSITE_POLARITY)
-    first_names = opt.named(sentences(body)[0], choices.options, choices.unknown)
-    if len(first_names) == 1 and (choices.question is None or names == first_names):
-        return _answer(first_names[0], choices)
+    opening = sentences(body)[0]
+    first_names = opt.named(opening, choices.options, choices.unknown)
+    short = len(opt.words(opening)) <= _SHORT or _OPINION.match(opening) is not None
+    if len(first_names) == 1 and short and (choices.question is None or names == first_names):
+        return _answer(first_names[0], choices)  # "hispanic", "I think the grandson did"
     if len(names) > 1:
         return _several(body)
     inside = opt.contained(sentences(body)[0], choices.options)

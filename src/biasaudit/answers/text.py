@@ -44,7 +44,7 @@ STATED = re.compile(
     r"|\b(?:la\s+)?r[ée]ponse(?:\s+correcte)?(?:\s+est)?|\bje\s+choisis"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s+ist|\s+lautet)?|\bich\s+w[äa]hle)\b"
     r"|答案(?:是|为)?|回答(?:是)?|我(?:选择|选)|选择|选)"
-    r"\s*[:：=\-–—]?\s*(?:option\s+|opci[óo]n\s+|choix\s+)?(?P<rest>.*)$",
+    r"(?:[ \t]*[:：=\-–—]\s*|[ \t]*)(?:option\s+|opci[óo]n\s+|choix\s+)?(?P<rest>.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
 
