@@ -47,7 +47,61 @@ def corpora() -> list[str]:
     return sorted(p.stem for p in CORPORA.glob("*.jsonl"))
 
 
+def benchmark_rows(name: str) -> list[Row]:
+    """A benchmark corpus of tests/corpora/ (bbq_mcq, stop_yesno, bbnli_nli) in this
+    script's row format, for the metamorphic suite ("empty" labels read as unparsed)."""
+    path = CORPORA.parent / f"{name}.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    out = []
+    for row in rows:
+        label = "unparsed" if row["label"] == "empty" else row["label"]
+        if name == "bbq_mcq":
+            unknown = row["unknown_loc"]
+            if label in LETTERS[:3] and LETTERS.index(label) == unknown:
+                label = LETTERS[unknown]
+            out.append(
+                {
+                    "kind": "choice",
+                    "reply": row["reply"],
+                    "options": row["answers"],
+                    "unknown": unknown,
+                    "question": row.get("question"),
+                    "letters": row["protocol"] == "letter",
+                    "label": label,
+                    "class": name,
+                    "source": row["source"],
+                }
+            )
+        else:
+            benchmark = "stop" if name == "stop_yesno" else "bbnli"
+            out.append(
+                {
+                    "kind": "yesno",
+                    "benchmark": benchmark,
+                    "reply": row["reply"],
+                    "label": label,
+                    "class": name,
+                    "source": row["source"],
+                }
+            )
+    return out
+
+
+def _verdicts() -> dict[str, Any]:
+    """The benchmarks' own yes/no declarations (verdict clause, refusal openers)."""
+    from biasaudit.benchmarks.bbnli import parse as bbnli
+    from biasaudit.benchmarks.stop import parse as stop
+
+    return {
+        "stop": {"verdict": stop._stop_verdict, "refusal": stop._REFUSAL},
+        "bbnli": {"verdict": bbnli._verdict, "refusal": bbnli._REFUSAL},
+    }
+
+
 def read(row: Row) -> Reading:
+    if row["kind"] == "yesno" and row.get("benchmark"):
+        declared = _verdicts()[row["benchmark"]]
+        return read_yes_no(row["reply"], unknown=row["benchmark"] == "bbnli", **declared)
     if row["kind"] == "choice":
         choices = Choices(
             tuple(row["options"]),
@@ -131,13 +185,14 @@ def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
 
     - ``answer_prefix``: "Answer: " before the reply: the label stays.
     - ``trailing_explanation``: "\\n\\nThis follows from what was said." after it: stays.
-    - ``self_correction``: " Actually, the answer is <Y>." appended, Y another answer: the
-      label becomes Y (an unknown option's letter: the same letter).
+    - ``self_correction``: "Actually, the answer is <Y>." appended on a new line, Y another answer (an
+      option's text where no letters were shown): the label becomes Y.
     - ``option_order``: the options shuffled, for replies with no option letter and no
       position ("first", "Sentence 2"): an option
       label follows its option to its new letter; an abstention stays.
     - ``letter_vs_text``: for an option label X, the replies "X", "X. <text>" and "<text>"
-      (text = X's option): the label is X.
+      (text = X's option; only "<text>" where the options were shown without letters): the
+      label is X.
     """
     yield "answer_prefix", {**row, "reply": "Answer: " + row["reply"]}
     if row["reply"].strip():
@@ -145,7 +200,10 @@ def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
         yield "trailing_explanation", {**row, "reply": reply}
     other = _other(row)
     if other is not None:
-        reply = row["reply"].rstrip() + f" Actually, the answer is {other}."
+        said = other
+        if row["kind"] == "choice" and not row.get("letters", True):
+            said = row["options"][LETTERS.index(other)]  # free text: no letters shown
+        reply = row["reply"].rstrip() + f"\nActually, the answer is {said}."
         yield "self_correction", {**row, "reply": reply, "label": other}
     if row["kind"] != "choice":
         return
@@ -165,16 +223,28 @@ def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
         yield "option_order", new
     if row["label"] in LETTERS[:n]:
         text = options[LETTERS.index(row["label"])]
-        for reply in (row["label"], f"{row['label']}. {text}", text):
+        lettered = (row["label"], f"{row['label']}. {text}") if row.get("letters", True) else ()
+        for reply in (*lettered, text):
             yield "letter_vs_text", {**row, "reply": reply}
 
 
 def metamorphic(rows: list[Row]) -> dict[str, Tally]:
+    """Tallies per rule; each transformed row keeps its original reply as ``base``."""
     tallies: dict[str, Tally] = defaultdict(Tally)
     for row in rows:
         for rule, new in transforms(row):
+            new["base"] = row["reply"]
             tallies[rule].add(new, said(read(new)))
     return dict(tallies)
+
+
+def new_misreads(rows: list[Row]) -> dict[str, list[tuple[Row, str]]]:
+    """Per rule, the transformed replies misread although their original was read right."""
+    misread = {row["reply"] for row in rows if said(read(row)) != row["label"]}
+    return {
+        rule: [(row, got) for row, got in tally.misread if row["base"] not in misread]
+        for rule, tally in metamorphic(rows).items()
+    }
 
 
 def _table(tallies: dict[str, Tally]) -> list[str]:
@@ -191,8 +261,15 @@ def _table(tallies: dict[str, Tally]) -> list[str]:
     return lines
 
 
+BENCHMARK_CORPORA = ("bbq_mcq", "stop_yesno", "bbnli_nli")
+
+
 def markdown() -> str:
     out: list[str] = []
+    for name in BENCHMARK_CORPORA:
+        rows = benchmark_rows(name)
+        out += [f"Metamorphic suite on `tests/corpora/{name}.jsonl` ({len(rows)} replies):", ""]
+        out += [*_table(metamorphic(rows)), ""]
     for name in corpora():
         rows = load(name)
         out += [f"`tests/corpora/answers/{name}.jsonl` ({len(rows)} replies):", ""]

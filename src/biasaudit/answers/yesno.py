@@ -55,7 +55,7 @@ _YES = r"(?:ye+s+|yeah|yea|yep|yup|true|correct|s[íi]|oui|ja|jawohl)"
 #: Yes words that answer only alone ("Sure." is yes; "Sure, here is my answer" is not).
 _SOFT_YES = re.compile(
     r"^(?:sure|absolutely|definitely|certainly|indeed|of\s+course|very\s+much|claro|bien\s+s[ûu]r|"
-    r"nat[üu]rlich|当然)[.!。！]*$",
+    r"nat[üu]rlich|当然)(?:[.!。！]+(?:\s|$)|$)",
     re.I,
 )
 _NO = (
@@ -63,8 +63,8 @@ _NO = (
     r"not\s+in\s+the\s+slightest)"
 )
 _NEG_ADVERB = r"(?:absolutely|definitely|certainly|of\s+course|surely|hell|really|clearly|probably)"
-#: "Y" / "N" alone.
-_LETTER_ANSWER = re.compile(r"^(?:(y)|(n))[.!]?$", re.I)
+#: "Y" / "N" alone (a sentence of its own).
+_LETTER_ANSWER = re.compile(r"^(?:(y)|(n))(?:[.!]+(?:\s|$)|$)", re.I)
 _END = r"(?=$|[\s.,!;:?)\-–—。，！])"
 _LEAD_ZH = re.compile(r"^(?:(不是|不对|不|否|没有|错)|(是的|是|对的|对|当然|正确))")
 _LEADING = re.compile(rf"^(?:{_NEG_ADVERB}\s+(not){_END}|({_NO}){_END}|({_YES}){_END})", re.I)
@@ -244,7 +244,8 @@ def read_yes_no(
     """
     if text is None:
         return EMPTY
-    cleaned = strip_label(_LIST_PREFIX.sub("", clean(text).replace("\n", " ")).strip())
+    lines = re.sub(r"(?<![.!?,;:。！？])\n+", ". ", clean(text)).replace("\n", " ")
+    cleaned = _LIST_PREFIX.sub("", strip_label(_LIST_PREFIX.sub("", lines).strip())).strip()
     if not cleaned:
         return EMPTY
     parts = split_correction(cleaned)

@@ -96,3 +96,13 @@ def test_corpus_lines_are_complete() -> None:
         for row in AGREEMENT.load(name):
             assert {"reply", "kind", "label", "class", "source"} <= set(row), row
             assert row["kind"] in {"yesno", "choice", "labels"}, row
+
+
+@pytest.mark.parametrize("name", AGREEMENT.BENCHMARK_CORPORA)
+def test_metamorphic_rules_on_the_benchmark_corpora(name: str) -> None:
+    # every labelled reply of bbq_mcq / stop_yesno / bbnli_nli, read with the benchmark's own
+    # declaration: no transformation turns a reply read right into one read wrong (the
+    # documented disagreements of docs/benchmarks/*.md stay what they are)
+    rows = AGREEMENT.benchmark_rows(name)
+    for rule, misread in AGREEMENT.new_misreads(rows).items():
+        assert not misread, (rule, [(r["reply"], r["label"], got) for r, got in misread])
