@@ -185,8 +185,8 @@ def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
 
     - ``answer_prefix``: "Answer: " before the reply: the label stays.
     - ``trailing_explanation``: "\\n\\nThis follows from what was said." after it: stays.
-    - ``self_correction``: "Actually, the answer is <Y>." appended on a new line, Y another answer (an
-      option's text where no letters were shown): the label becomes Y.
+    - ``self_correction``: "Actually, the answer is <Y>." appended on a new line, Y another
+      answer (an option's text where no letters were shown): the label becomes Y.
     - ``option_order``: the options shuffled, for replies with no option letter and no
       position ("first", "Sentence 2"): an option
       label follows its option to its new letter; an abstention stays.
