@@ -167,13 +167,18 @@ def _text_claims(body: str, choices: Choices) -> tuple[list[tuple[int, str]], se
             if matching:
                 continue  # a later muddle does not undo the answer given first
             return matching, opposite, True
+        in_sentence: set[int] = set()
         for k, rest in claims:
             if i > 0 and not rest and not matching and len(opt.words(choices.options[k])) >= 4:
                 continue  # a long option repeated after the first sentence, alone
             if not rest or k == choices.unknown or opt.negated(rest) == polarity:
                 matching.append((k, rest))
+                in_sentence.add(k)
             else:
                 opposite.add(k)
+        stated = _OPINION.match(s) is not None or STATED.match(s) is not None
+        if len(in_sentence) > 1 and i == 0 and not stated:
+            return matching, opposite, True  # "X has a cheater story, but Y is faithful"
     return matching, opposite, False
 
 
