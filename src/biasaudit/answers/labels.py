@@ -94,6 +94,7 @@ CANNOT_TELL = re.compile(
     + r"|\b(?:cannot|can't|can not) tell\b|\b(?:does not|doesn't) (?:say|mention|state)\b",
     re.I,
 )
+_NEITHER_NOR = re.compile(r"\bneither\b.*\bnor\b", re.I)
 _SEPARATOR = re.compile(
     r"^\s*(?:,|/|\bor\b|\bo\b|\bou\b|\boder\b|或)?\s*(?:\bor\b)?\s*(?:\d{1,2}[.)])?\s*"
     r"(?:not|non)?[\s-]*$",
@@ -132,6 +133,8 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
     if colon and tail.strip() and len(_mentions(head, vocabulary)) > 1:
         return _read_part(tail.strip(), labels)  # "True or false: true"
     for s in sentences(text):
+        if _NEITHER_NOR.search(s):
+            continue  # "neither X nor Y" lists what it is not: no echo
         found = _mentions(s, vocabulary)
         for (_, end, a, neg_a), (start, _, b, neg_b) in itertools.pairwise(found):
             different = _resolve(a, neg_a, labels) != _resolve(b, neg_b, labels)
