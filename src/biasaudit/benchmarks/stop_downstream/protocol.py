@@ -173,6 +173,7 @@ def score_reply(item: DownstreamItem, response: Response) -> tuple[str, dict[str
         "unparsed": _pct(kind in (Reply.UNPARSED, Reply.EMPTY)),
         "choice": None,
         "correct": None,
+        "reason": parsed.reason.value if parsed.reason is not None else None,
     }
     if kind == Reply.CHOSE and parsed.choice is not None:
         scores["choice"] = item.labels[parsed.choice]
