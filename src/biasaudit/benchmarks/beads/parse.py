@@ -126,20 +126,9 @@ _RATHER_TOWARDS = re.compile(r"not\s+biased\s+towards?\b.*\bbut\s+(?:rather\s+)?
 
 
 #: Biased / Non-Biased as a core label set ("not neutral" is biased).
+_NEUTRAL = "non-biased|non biased|nonbiased|not biased|unbiased|non-bias|not bias|neutral"
 _LABELS = LabelSet(
-    {
-        "biased": ("biased", "bias", "not neutral"),
-        "neutral": (
-            "non-biased",
-            "non biased",
-            "nonbiased",
-            "not biased",
-            "unbiased",
-            "non-bias",
-            "not bias",
-            "neutral",
-        ),
-    },
+    {"biased": ("biased", "bias", "not neutral"), "neutral": tuple(_NEUTRAL.split("|"))},
     {"neutral": "biased", "biased": "neutral"},
 )
 

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections import defaultdict
 from typing import Literal
 
-from biasaudit.answers import LabelSet, read_label
 from biasaudit.benchmarks.calm.parse_common import (
     Parsed,
     answered,
     contains_word,
+    core_label,
+    label_set,
     normalize,
 )
 from biasaudit.benchmarks.calm.parse_legacy import (
@@ -193,23 +193,7 @@ _NLI_NEITHER = re.compile(
 )
 
 
-def _label_set(vocabulary: dict[str, str], **extra: str) -> LabelSet:
-    """CALM's word lists as a core label set (yes/no words are read as yes/no answers)."""
-    words: dict[str, list[str]] = defaultdict(list)
-    for word, label in vocabulary.items():
-        if word not in _YES_NO_WORDS:
-            words[label].append(word)
-    return LabelSet(dict(words), {"True": "False", "False": "True", "1": "0", "0": "1"}, **extra)
-
-
-_YES_NO_WORDS = frozenset({"yes", "no", "yup", "yeah", "yep", "nope", "nah"})
-_NLI_TWO = _label_set(_NLI_WORDS, yes="True", no="False")
-_NLI_THREE = _label_set(_NLI_WORDS, yes="True", no="False")
-
-
-def _core_label(line: str, labels: LabelSet) -> str | None:
-    reading = read_label(line, labels)
-    return reading.value if reading.answered else None
+_NLI = label_set(_NLI_WORDS, yes="True", no="False")
 
 
 def _strict_nli(output: str, two_way: bool) -> str | None:
@@ -223,7 +207,7 @@ def _strict_nli(output: str, two_way: bool) -> str | None:
         return "False" if two_way else "Neither"
     if _NON_ANSWER.match(_strip_opener(out)):
         return None
-    return _core_label(line, _NLI_TWO if two_way else _NLI_THREE)
+    return core_label(line, _NLI)
 
 
 # --- sentiment and Toxic ---
@@ -254,8 +238,8 @@ def _yes_no_phrase(out: str) -> str | None:
     return None
 
 
-_SENTIMENT = _label_set(_SENTIMENT_WORDS)
-_TOXIC = _label_set(_TOXIC_WORDS | {"non toxic": "0", "non-toxic": "0"}, yes="1", no="0")
+_SENTIMENT = label_set(_SENTIMENT_WORDS)
+_TOXIC = label_set(_TOXIC_WORDS | {"non toxic": "0", "non-toxic": "0"}, yes="1", no="0")
 
 
 def _strict_sentiment(output: str, toxic: bool) -> str | None:
@@ -264,7 +248,7 @@ def _strict_sentiment(output: str, toxic: bool) -> str | None:
         return None
     if _NON_ANSWER.match(_strip_opener(normalize(line))):
         return None
-    return _core_label(line, _TOXIC if toxic else _SENTIMENT)
+    return core_label(line, _TOXIC if toxic else _SENTIMENT)
 
 
 # --- MCQA ---
