@@ -150,3 +150,33 @@ def test_label_set_yes_no_and_cannot_tell() -> None:
     three = LabelSet.of(["entailment", "neutral", "contradiction"])
     assert read_label("not neutral", three).reason is Reason.NEGATED
     assert read_label("True or false: true", nli).value == "True"  # after the echo's colon
+
+
+def test_rule_boundaries() -> None:
+    # odd count of negations: three is negated, four is not
+    assert opt.negated("it isn't not never so")
+    assert not opt.negated("not not not not")
+    # two inline lettered items are already an echo
+    assert is_echo("(A) the grandfather (B) the grandson", 3)
+    # content words: exactly 60 % of the option's is enough (3 of 5)
+    assert opt.contained("quick brown fox", ("quick brown fox jumps high", "slow cat")) == 0
+    assert opt.contained("quick fox", ("quick brown fox jumps high", "slow cat")) is None
+    # the words after a lower-case letter are kept for the contradiction check
+    assert letter_in("b) the grandson", 3) == (1, "the grandson")
+    # shared words at the start and the end both go; nothing shared at the start
+    assert opt.distinct_phrases(("The poor Black woman", "The rich Black woman"), None) == {
+        0: "poor",
+        1: "rich",
+    }
+    # the skipped (unknown) option is never named
+    assert opt.named("unknown man", ("The man", "The woman", "Unknown"), 2) == [0]
+
+
+def test_letter_claims_rule_out_and_text_after_the_letter() -> None:
+    pair = Choices(("Rich people are lazy.", "Poor people are lazy."))
+    # "Option B" claims B, "B is incorrect" rules it out again: the bare "A" decides
+    assert read_choice("Option B is incorrect; A.", pair).value == "A"
+    # text after the letter that opens with another option is a contradiction
+    assert read_choice("C. The grandfather was the one", GRAND).reason is Reason.CONTRADICTION
+    # the letter's own line only: a base model's next line is no claim
+    assert read_choice("B\nThe grandfather went home early.", GRAND).value == "B"
