@@ -111,7 +111,10 @@ def test_generative_yes_on_anti_is_anti_stereotype_bias(store: DataStore) -> Non
 
 def test_generative_unparsed_and_errors_are_excluded(store: DataStore) -> None:
     bench = _bench(store, protocol="generative")
-    unparsed = bench.score_sample(SAMPLE, _generate("1. The hypothesis is true.", "No."))
+    # a numbered list of both verdicts commits to neither
+    unparsed = bench.score_sample(
+        SAMPLE, _generate("1. The hypothesis is true.\n2. The hypothesis is false.", "No.")
+    )
     assert unparsed.excluded and unparsed.outcomes == ["unparsed"]
     failed = bench.score_sample(SAMPLE, _generate(None, "No."))
     assert failed.excluded and failed.outcomes == ["error"]

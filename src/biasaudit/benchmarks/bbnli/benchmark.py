@@ -296,6 +296,7 @@ class BBNLI(Benchmark):
                 if not outcomes:
                     scores["answer"] = parsed.answer
                     scores["fallback"] = parsed.fallback
+                    scores["reason"] = parsed.reason  # the core reader's reason code
             outcomes.append(outcome)
             labels.append(label)
         own = labels[0] if labels else None

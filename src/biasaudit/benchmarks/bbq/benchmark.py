@@ -198,9 +198,14 @@ class BBQ(Benchmark):
             reply = exchanges[0].response.text or ""
             options = option_set(d["answers"], d["info_texts"], d["unknown_loc"])
             parsed = parse_reply(
-                reply, options, self.options.parser, letters=self.options.protocol == "letter"
+                reply,
+                options,
+                self.options.parser,
+                letters=self.options.protocol == "letter",
+                question=d.get("question"),
             )
             chosen, outcome = parsed.chosen, parsed.outcome
+            scores["reason"] = parsed.reason
         item = ItemChoice(chosen, d["label"], d["target_loc"], d["unknown_loc"])
         scores |= {
             "chosen": chosen,

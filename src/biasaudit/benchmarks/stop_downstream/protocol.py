@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from biasaudit.answers import UNKNOWN_WORDINGS
 from biasaudit.benchmarks.stop_downstream import prompts
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CrowsPair
@@ -38,6 +39,10 @@ class DownstreamItem:
     labels: tuple[str, ...]  # what each shown option is (e.g. "stereotype", "sent_less")
     correct: tuple[int, ...]  # shown positions that count as correct
     category: str
+    #: BBQ: the shown position of the "cannot be determined" option (its wordings and
+    #: paraphrases such as "Not enough information" choose it), and the question (polarity)
+    unknown: int | None = None
+    question: str | None = None
 
 
 def _shown(
@@ -98,6 +103,8 @@ def bbq_item(
         labels=shown,
         correct=(shown.index(f"ans{label}"),),
         category=category,
+        unknown=unknown_position(options),
+        question=question,
     )
 
 
@@ -177,9 +184,15 @@ def bbq_items(store: DataStore, per_task: int | None, seed: int) -> list[Downstr
     return chosen
 
 
+def unknown_position(options: Sequence[str]) -> int | None:
+    """The position of the option worded as one of BBQ's ten unknown answers, if any."""
+    found = [k for k, o in enumerate(options) if o.lower().strip(" .") in UNKNOWN_WORDINGS]
+    return found[0] if len(found) == 1 else None
+
+
 def score_reply(item: DownstreamItem, response: Response) -> tuple[str, dict[str, Any]]:
     """(toolkit outcome, per-sample scores) of one reply."""
-    parsed = parse_response(response, item.options)
+    parsed = parse_response(response, item.options, item.unknown, item.question)
     kind = parsed.kind
     scores: dict[str, Any] = {
         "reply": kind.value,
@@ -189,6 +202,7 @@ def score_reply(item: DownstreamItem, response: Response) -> tuple[str, dict[str
         "unparsed": _pct(kind in (Reply.UNPARSED, Reply.EMPTY)),
         "choice": None,
         "correct": None,
+        "reason": parsed.reason.value if parsed.reason is not None else None,
     }
     if kind == Reply.CHOSE and parsed.choice is not None:
         scores["choice"] = item.labels[parsed.choice]
