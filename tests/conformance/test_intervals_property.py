@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from tests.conformance.fake_backend import FakeBackend
 
 from biasaudit import plugin
 from biasaudit.benchmarks.base import Benchmark, Sample
@@ -24,6 +23,7 @@ from biasaudit.data import DataStore
 from biasaudit.requests import Capability
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord
 from biasaudit.runner.runner import score_record
+from biasaudit.testing.fake_backend import FakeBackend
 
 #: Every benchmark with its default options, plus the options that change its metric set.
 #: (BEADs' default classifier mode maps no fake label: every record would be excluded.)

@@ -66,7 +66,9 @@ def headline_section(runs: Sequence[LoadedRun], bench: str) -> Section:
                 ]
         assert described is not None
         better = {True: "higher", False: "lower", None: "–"}[described.higher_is_better]
-        row += [better, described.description]
+        why = described.undefined_reason if described.value is None else None
+        text = f"not measurable: {why}. {described.description}" if why else described.description
+        row += [better, text]
         rows.append(row)
     methods = sorted({m.ci_method for _, b in present for m in b.metrics if m.ci_method})
     body = html.table(columns, rows, caption=f"{bench}: headline metrics")

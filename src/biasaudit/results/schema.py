@@ -253,6 +253,9 @@ class BenchmarkResult(_Model):
     #: not a property of the model, so the run is not complete (see RunResult.status).
     n_request_errors: int = 0
     wall_time_s: float = 0.0
+    #: sha256 over the sorted per-sample hashes of (sample hash, exchanges): a stored answer
+    #: that was edited or dropped changes it. None in results written before it was recorded.
+    exchanges_hash: str | None = None
 
     def metric(self, name: str) -> MetricValue:
         for metric in self.metrics:
@@ -279,6 +282,9 @@ class RunResult(_Model):
     status_reason: str | None = None
     #: The benchmarks the run was asked for, in order (finished ones are in `benchmarks`).
     benchmarks_planned: list[str] = Field(default_factory=list)
+    #: What decides the samples and their scoring (run.json but the model, its arguments and
+    #: the shard index; see biasaudit.results.plan): shards merge only with the same plan.
+    plan: dict[str, Any] | None = None
 
     def benchmark(self, name: str) -> BenchmarkResult:
         for result in self.benchmarks:

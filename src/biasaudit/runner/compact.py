@@ -2,7 +2,7 @@
 
 Once a sample's full record is written to samples.jsonl, the run keeps only what scoring the
 run needs: `Benchmark.aggregate` reads a record's groups, data, outcomes, scores and
-exclusion (never its exchanges: the contract in benchmarks/base.py), and the run status
+exclusion (never its exchanges: the contract in biasaudit/contract.py), and the run status
 (`results.status.judge`) reads the first failed response of an excluded sample. So a compact
 record keeps everything but the exchanges, and of those only the first failed one; of the
 sample's data, what the benchmark declares its aggregate reads (`aggregate_data_keys`).
@@ -21,7 +21,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from biasaudit.benchmarks.base import Benchmark
+from biasaudit.contract import Benchmark
 from biasaudit.results.schema import Exchange, SampleRecord
 
 #: Strings up to this length are shared between records (labels, ids, short answers).

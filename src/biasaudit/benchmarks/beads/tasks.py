@@ -22,7 +22,8 @@ from biasaudit.benchmarks.beads.biasrate import (
     map_fill,
 )
 from biasaudit.datasets.beads import BeadsData
-from biasaudit.datasets.beads_labels import TOXIC
+from biasaudit.datasets.beads_labels import TOXIC, unnamed_sentiment_ids
+from biasaudit.errors import DataError
 from biasaudit.metrics.spans import align_phrases
 from biasaudit.results.schema import Exchange
 
@@ -90,6 +91,21 @@ def load(data: BeadsData, task: str, subtask: str, key: str) -> list[Sample]:
             data_ = {"text": row["biased_text"], "reference": row["debiased_text"]}
             samples.append(Sample(sid, data_, {}))
     return samples
+
+
+def check_golds(samples: Sequence[Sample], subtask: str, where: str) -> None:
+    """Refuse a classify split whose gold labels lie outside the subtask's label set (e.g.
+    sentiment ids 0/1/2 without `sentiment_names`): every sample would score wrong or none."""
+    golds = {str(s.data["gold"]) for s in samples}
+    outside = sorted(golds - set(LABELS[subtask]))
+    if not outside:
+        return
+    reason = unnamed_sentiment_ids(set(outside)) if subtask == "sentiment" else None
+    raise DataError(
+        f"{where}: {reason}"
+        if reason
+        else f"{where}: gold label {outside[0]!r} is not one of {list(LABELS[subtask])}"
+    )
 
 
 def _texts(exchanges: Sequence[Exchange]) -> list[tuple[str | None, parse.Parsed | None]]:

@@ -14,4 +14,6 @@ SPEC = BenchmarkSpec(
         "Social Biases in Masked Language Models. EMNLP 2020."
     ),
     benchmark="biasaudit.benchmarks.crows_pairs.benchmark:CrowsPairs",
+    sources="biasaudit.benchmarks.crows_pairs:sources.json",
+    docs="docs/benchmarks/crows_pairs.md",
 )

@@ -15,4 +15,6 @@ SPEC = BenchmarkSpec(
         "language models. ACL 2021."
     ),
     benchmark="biasaudit.benchmarks.stereoset.benchmark:StereoSet",
+    sources="biasaudit.benchmarks.stereoset:sources.json",
+    docs="docs/benchmarks/stereoset.md",
 )

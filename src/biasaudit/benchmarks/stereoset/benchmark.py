@@ -182,6 +182,8 @@ class StereoSet(Benchmark):
             if Capability.PSEUDO_LOGLIKELIHOOD in capabilities and not has_ll
             else "loglikelihood"
         )
+        # results record the scorer that ran, not "auto" (the statistics differ)
+        self.options = self.options.model_copy(update={"scorer": self.scorer})
 
     def _resolved(self) -> str:
         return "loglikelihood" if self.scorer == "auto" else self.scorer

@@ -1,4 +1,4 @@
-"""A deterministic backend for the benchmark conformance suite (inspect_ai's mockllm role).
+"""A deterministic backend for the benchmark conformance checks (inspect_ai's mockllm role).
 
 It supports every request kind and answers from a hash of the request, so two runs give the
 same outputs and different requests get different ones. ``fake:error`` fails every request,
