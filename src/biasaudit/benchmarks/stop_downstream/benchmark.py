@@ -50,6 +50,8 @@ class ReplyScores(BaseModel):
     unparsed: float
     choice: str | None
     correct: float | None
+    #: The answer reader's reason code (why a reply was not read as an answer), if any.
+    reason: str | None = None
 
 
 def _default_tasks() -> list[Task]:
