@@ -14,6 +14,8 @@ from biasaudit.data import DataStore
 from biasaudit.errors import RunError
 from biasaudit.models.spec import validate_model
 from biasaudit.plugin import analysis, benchmark_class, get_spec
+from biasaudit.profile.validity import check as check_validity
+from biasaudit.requests import Capability
 from biasaudit.results.io import (
     SamplesWriter,
     check_samples_match,
@@ -243,6 +245,15 @@ def rescore_benchmark(
             "tables": aggregate.tables,
             "n_excluded": sum(1 for r in rescored if r.excluded),
         }
+    )
+    transcript = previous.validity is not None and any(
+        f.gate == "transcript" for f in previous.validity.flags
+    )
+    result.validity = check_validity(
+        result,
+        rescored,
+        chat_as_transcript=transcript,
+        generative=Capability.GENERATE in bench.required_capabilities(),
     )
     return result, rescored
 

@@ -42,6 +42,9 @@ class BenchmarkSpec(BaseModel):
     report_view: str | None = None
     #: analysis name -> "module:attribute" of an `Analysis`.
     analyses: dict[str, str] = Field(default_factory=dict)
+    #: "module:attribute" of a `biasaudit.profile.BenchmarkProfile`: validity gates and how
+    #: the benchmark's groups map onto the bias profile's axes (None: default gates only).
+    profile: str | None = None
 
 
 def import_object(path: str) -> Any:

@@ -17,6 +17,7 @@ SPEC = BenchmarkSpec(
         "arXiv:2305.12620."
     ),
     benchmark="biasaudit.benchmarks.bbnli.benchmark:BBNLI",
+    profile="biasaudit.benchmarks.bbnli.profile:PROFILE",
     analyses={
         "reproduce": "biasaudit.benchmarks.bbnli.reproduce:ANALYSIS",
         "extend-generate": "biasaudit.benchmarks.bbnli.analyses:EXTEND_GENERATE",

@@ -14,6 +14,7 @@ SPEC = BenchmarkSpec(
         "Bias Benchmark for Question Answering. Findings of ACL 2022."
     ),
     benchmark="biasaudit.benchmarks.bbq.benchmark:BBQ",
+    profile="biasaudit.benchmarks.bbq.profile:PROFILE",
     report_view="biasaudit.benchmarks.bbq.report_view:sections",
     analyses={"reproduce": "biasaudit.benchmarks.bbq.reproduce:ANALYSIS"},
 )

@@ -9,6 +9,7 @@ SPEC = BenchmarkSpec(
         "Raza, Rahman and Zhang. BEADs: Bias Evaluation Across Domains. arXiv:2406.04220 (2024)."
     ),
     benchmark="biasaudit.benchmarks.beads.benchmark:Beads",
+    profile="biasaudit.benchmarks.beads.profile:PROFILE",
     analyses={
         "fetch": "biasaudit.benchmarks.beads.analyses:FETCH",
         "train": "biasaudit.benchmarks.beads.analyses:TRAIN",

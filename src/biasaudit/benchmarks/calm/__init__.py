@@ -14,6 +14,7 @@ SPEC = BenchmarkSpec(
         "Comprehensive Assessment of Language Model Bias. arXiv:2308.12539, 2023."
     ),
     benchmark="biasaudit.benchmarks.calm.benchmark:CALM",
+    profile="biasaudit.benchmarks.calm.profile:PROFILE",
     report_view="biasaudit.benchmarks.calm.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.calm.reproduce:ANALYSIS",

@@ -17,6 +17,7 @@ SPEC = BenchmarkSpec(
         "Bias Benchmarks for Language Models. WebSci 2025."
     ),
     benchmark="biasaudit.benchmarks.cobias.benchmark:COBIAS",
+    profile="biasaudit.benchmarks.cobias.profile:PROFILE",
     report_view="biasaudit.benchmarks.cobias.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.cobias.reproduce:ANALYSIS",

@@ -14,4 +14,5 @@ SPEC = BenchmarkSpec(
         "Social Biases in Masked Language Models. EMNLP 2020."
     ),
     benchmark="biasaudit.benchmarks.crows_pairs.benchmark:CrowsPairs",
+    profile="biasaudit.benchmarks.crows_pairs.profile:PROFILE",
 )

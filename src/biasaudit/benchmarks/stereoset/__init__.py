@@ -15,4 +15,5 @@ SPEC = BenchmarkSpec(
         "language models. ACL 2021."
     ),
     benchmark="biasaudit.benchmarks.stereoset.benchmark:StereoSet",
+    profile="biasaudit.benchmarks.stereoset.profile:PROFILE",
 )

@@ -15,6 +15,7 @@ SPEC = BenchmarkSpec(
         "with Sensitivity Testing on Offensive Progressions. EMNLP 2024."
     ),
     benchmark="biasaudit.benchmarks.stop.benchmark:STOP",
+    profile="biasaudit.benchmarks.stop.profile:PROFILE",
     report_view="biasaudit.benchmarks.stop.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.stop.reproduce:ANALYSIS",
