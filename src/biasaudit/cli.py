@@ -315,6 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     from biasaudit.report.cli import register as register_report
 
     register_report(sub, data_parent)
+    from biasaudit.profile.cli import register as register_profile
+
+    register_profile(sub)
     for name, spec in plugin.discover().items():
         if spec.analyses:
             # Parsed by `analysis_main`; listed here so `biasaudit --help` shows them.

@@ -29,7 +29,7 @@ def __getattr__(name: str) -> object:
 
         return getattr(build, name)
     if name == "write_outputs":
-        from biasaudit.profile import outputs
+        from biasaudit.profile.outputs import write_outputs
 
-        return outputs.write_outputs
+        return write_outputs
     raise AttributeError(name)

@@ -86,6 +86,8 @@ def _one_sample(
     unit = f"whole {effect.cluster} clusters" if effect.cluster else "samples"
     cell.ci_method = f"percentile bootstrap, {N_RESAMPLES} resamples of {unit}"
     cell.p_value, cell.test = sign_flip_test(deviations, clusters, seed=seed)
+    if not effect.cluster:
+        cell.test = cell.test.replace(" clusters", " samples")
     cell.n_clusters = len(set(clusters))
 
 

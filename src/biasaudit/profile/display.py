@@ -24,7 +24,10 @@ EXIT_NOT_MEASURABLE = 4
 
 
 def metric_reason(bench: BenchmarkResult, metric: MetricValue) -> str | None:
-    """Why the metric is not shown (None: it is)."""
+    """Why the metric is not shown (None: it is). Metrics that describe answering itself
+    (the gates' ``exempt``, e.g. answer_rate) are always shown: they say why."""
+    if metric.name in benchmark_profile(bench.benchmark).gates.exempt:
+        return None
     return validity_of(bench).reason(metric.name)
 
 
@@ -83,3 +86,44 @@ def not_measurable_benchmarks(runs: list[RunResult]) -> list[tuple[str, str, str
                     (run.model.spec, bench.benchmark, validity.reason(None) or "every metric gated")
                 )
     return out
+
+
+def gated_result(run: RunResult) -> RunResult:
+    """A copy of `run` in which every gated number is None with its reason.
+
+    A gated metric keeps n and outcome rates (they say why) and gets ``undefined_reason =
+    "not measurable: <reason>"``; a gated group of a breakdown (too few samples, too few
+    answers) keeps n and rates, with no value or CI. The report, compare and export read
+    runs through this, so no gated number reaches them; results.json keeps every value.
+    """
+    benches = []
+    for bench in run.benchmarks:
+        validity = validity_of(bench)
+        gates = benchmark_profile(bench.benchmark).gates
+        metrics = []
+        for metric in bench.metrics:
+            reason = metric_reason(bench, metric)
+            update: dict[str, Any] = {}
+            if reason is not None:
+                update = {
+                    "value": None,
+                    "ci_low": None,
+                    "ci_high": None,
+                    "undefined_reason": not_measurable(reason),
+                    "noise_floor": None,
+                }
+            breakdowns = []
+            for breakdown in metric.breakdowns:
+                groups = [
+                    g.model_copy(update={"value": None, "ci_low": None, "ci_high": None})
+                    if reason is not None or group_reason(g, gates) is not None
+                    else g
+                    for g in breakdown.groups
+                ]
+                gated: dict[str, Any] = {"groups": groups}
+                if reason is not None:
+                    gated |= {"gap": None, "ratio": None, "noise_floor": None}
+                breakdowns.append(breakdown.model_copy(update=gated))
+            metrics.append(metric.model_copy(update=update | {"breakdowns": breakdowns}))
+        benches.append(bench.model_copy(update={"metrics": metrics, "validity": validity}))
+    return run.model_copy(update={"benchmarks": benches})

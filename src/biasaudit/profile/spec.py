@@ -54,6 +54,9 @@ class Gates:
     answer_key: str | None = None
     #: Metrics the gates are about (None: all); e.g. not the COBIAS human-agreement check.
     metrics: tuple[str, ...] | None = None
+    #: Metrics that describe answering itself (they are how a reader sees the failure):
+    #: never gated.
+    exempt: tuple[str, ...] = ("answer_rate", "coverage")
     extra: ExtraCheck | None = None
 
 

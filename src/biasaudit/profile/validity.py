@@ -142,7 +142,11 @@ def check(
     if chat_as_transcript and generative:
         message = "base model without a chat template: chat prompts rendered as a transcript"
         flags.append(ValidityFlag(gate="transcript", severity="warn", message=message))
-    gated = [m for m in bench.metrics if gates.metrics is None or m.name in gates.metrics]
+    gated = [
+        m
+        for m in bench.metrics
+        if (gates.metrics is None or m.name in gates.metrics) and m.name not in gates.exempt
+    ]
     for metric in gated:
         flags += _metric_flags(metric, gates)
     undefined = {m.name for m in gated if m.value is None}
