@@ -55,9 +55,10 @@ def compare_profiles(
         b = twin.effect if twin.measurable else None
         diff = b - a if a is not None and b is not None else None
         low = high = None
-        if diff is not None and cell.ci_low is not None and cell.ci_high is not None:
-            if twin.ci_low is not None and twin.ci_high is not None:
-                low, high = twin.ci_low - cell.ci_high, twin.ci_high - cell.ci_low
+        cis = (cell.ci_low, cell.ci_high, twin.ci_low, twin.ci_high)
+        if diff is not None and None not in cis:
+            a_low, a_high, b_low, b_high = (float(v or 0.0) for v in cis)
+            low, high = b_low - a_high, b_high - a_low
         out.append(
             CellDifference(
                 axis=cell.axis,
