@@ -168,4 +168,6 @@ def test_not_measurable_benchmarks_of_runs() -> None:
             bench("crows_pairs", [metric("metric_score", 55.0, 61, {"answered": 1.0})]),
         ],
     )
-    assert not_measurable_benchmarks([run]) == [("m", "stop", "every metric gated")]
+    assert not_measurable_benchmarks([run]) == [
+        ("m", "stop", "every metric failed a validity gate")
+    ]
