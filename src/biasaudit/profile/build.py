@@ -24,7 +24,8 @@ from biasaudit.profile.model import (
     Profile,
     ProfileCell,
 )
-from biasaudit.profile.spec import Effect, Gates, record_key
+from biasaudit.profile.reliability import FILTERED, reliable_statements, statement_texts
+from biasaudit.profile.spec import BenchmarkProfile, Effect, Gates, record_key
 from biasaudit.profile.stats import (
     benjamini_hochberg,
     contrast_ci,
@@ -196,9 +197,12 @@ def build_profile(
     declared = {b.benchmark: benchmark_profile(b.benchmark) for b in run.benchmarks}
     wanted = {name for name, p in declared.items() if p.effect is not None}
     by_bench: dict[str, list[SampleRecord]] = {name: [] for name in wanted}
+    records_cobias: list[SampleRecord] = []
     for record in records:
         if record.benchmark in by_bench:
             by_bench[record.benchmark].append(record)
+        elif record.benchmark == "cobias":
+            records_cobias.append(record)
     columns, cells = [], []
     for bench in run.benchmarks:
         decl = declared[bench.benchmark]
@@ -224,6 +228,7 @@ def build_profile(
             )
         columns.append(column)
     n_tests = apply_fdr(cells, alpha)
+    cobias_note = _cobias_filter(run, declared, by_bench, records_cobias, cells)
     return Profile(
         model=run.model.spec,
         run_dir=run_dir,
@@ -233,6 +238,77 @@ def build_profile(
         axes=[a for a in AXES if any(c.axis == a for c in cells)],
         benchmarks=columns,
         cells=cells,
+        cobias_filter=cobias_note,
+    )
+
+
+def _subset_cell(
+    cell: ProfileCell, records: Sequence[SampleRecord], effect: Effect, gates: Gates, seed: int
+) -> ProfileCell:
+    """`cell` recomputed on `records` (one-sample design), with its own verdict: descriptive."""
+    members = [
+        r
+        for r in records
+        if effect.axes.get(r.groups.get(effect.group_key, "")) == cell.axis
+        and all(r.groups.get(k) == v for k, v in effect.where.items())
+    ]
+    scored = _scored(members, effect)
+    sub = cell.model_copy(
+        update={
+            "n": len(scored),
+            "value": None,
+            "effect": None,
+            "ci_low": None,
+            "ci_high": None,
+            "p_value": None,
+            "q_value": None,
+            "reliable": None,
+        }
+    )
+    reason, sub.answer_rate = _cell_gate(members, len(scored), gates, None)
+    if reason is not None:
+        sub.verdict = f"{NOT_MEASURABLE}: {reason}"
+        return sub
+    _one_sample(sub, scored, effect, _seed(seed, cell.benchmark, cell.axis, "reliable"))
+    sub.verdict = "descriptive (not FDR-controlled)"
+    return sub
+
+
+def _cobias_filter(
+    run: RunResult,
+    declared: dict[str, BenchmarkProfile],
+    by_bench: dict[str, list[SampleRecord]],
+    cobias: list[SampleRecord],
+    cells: list[ProfileCell],
+) -> str:
+    """Add `reliable` sub-cells to CrowS-Pairs / StereoSet cells; say what was done or why not."""
+    targets = [b.benchmark for b in run.benchmarks if b.benchmark in FILTERED]
+    if not targets:
+        return ""
+    if not cobias:
+        return (
+            "COBIAS reliability filter: not applied (no COBIAS run in this folder; run cobias "
+            "with the CrowS-Pairs / StereoSet statements to get it)."
+        )
+    reliable, covered, threshold = reliable_statements(cobias)
+    notes = []
+    for bench in targets:
+        effect, keys = declared[bench].effect, declared[bench].statement_keys
+        assert effect is not None
+        joined = [r for r in by_bench[bench] if statement_texts(r, keys) & covered]
+        if not joined:
+            notes.append(f"{bench}: none of its statements is among COBIAS's scored statements")
+            continue
+        kept = [r for r in joined if statement_texts(r, keys) & reliable]
+        notes.append(f"{bench}: {len(kept)} of {len(by_bench[bench])} samples reliable")
+        gates = declared[bench].gates
+        for cell in (c for c in cells if c.benchmark == bench):
+            cell.reliable = _subset_cell(cell, kept, effect, gates, run.seed)
+    return (
+        f"COBIAS reliability filter: statements with a COBIAS score >= the run's median "
+        f"({threshold:.3g}) count as reliable (higher = more context, the paper's §4.3 reading); "
+        + "; ".join(notes)
+        + ". Filtered cells are descriptive, outside the FDR family."
     )
 
 

@@ -83,7 +83,11 @@ def not_measurable_benchmarks(runs: list[RunResult]) -> list[tuple[str, str, str
             validity = validity_of(bench)
             if validity.status == NOT_MEASURABLE:
                 out.append(
-                    (run.model.spec, bench.benchmark, validity.reason(None) or "every metric failed a validity gate")
+                    (
+                        run.model.spec,
+                        bench.benchmark,
+                        validity.reason(None) or "every metric failed a validity gate",
+                    )
                 )
     return out
 

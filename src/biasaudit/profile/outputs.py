@@ -40,6 +40,11 @@ PROFILE_COLUMNS = [
     "n_clusters",
     "answer_rate",
     "verdict",
+    "reliable_effect",
+    "reliable_ci_low",
+    "reliable_ci_high",
+    "reliable_n",
+    "reliable_verdict",
 ]
 
 
@@ -72,6 +77,14 @@ def profile_rows(profile: Profile) -> list[dict[str, Any]]:
         row["groups"] = ";".join(cell.groups)
         if not cell.measurable:  # a gated cell carries no number
             row |= {k: None for k in ("value", "effect", "ci_low", "ci_high")}
+        sub = cell.reliable
+        row |= {
+            "reliable_effect": sub.effect if sub else None,
+            "reliable_ci_low": sub.ci_low if sub else None,
+            "reliable_ci_high": sub.ci_high if sub else None,
+            "reliable_n": sub.n if sub else None,
+            "reliable_verdict": sub.verdict if sub else None,
+        }
         rows.append({"model": profile.model} | {k: row.get(k) for k in PROFILE_COLUMNS[1:]})
     return rows
 

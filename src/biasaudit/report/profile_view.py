@@ -116,9 +116,20 @@ def verdict_rows(profile: Profile) -> list[list[object]]:
                 svg.fmt(cell.q_value, 2) if cell.q_value is not None else "–",
                 cell.n,
                 cell.verdict,
+                _reliable(cell),
             ]
         )
     return rows
+
+
+def _reliable(cell: ProfileCell) -> str:
+    """The COBIAS-reliable subset's effect (biasaudit.profile.reliability), or why none."""
+    sub = cell.reliable
+    if sub is None:
+        return "–"
+    if not sub.measurable:
+        return sub.verdict
+    return f"{_signed(sub.effect)} {html.ci_text(sub.ci_low, sub.ci_high)} (n = {sub.n})"
 
 
 VERDICT_COLUMNS = [
@@ -131,6 +142,7 @@ VERDICT_COLUMNS = [
     "q (BH)",
     "n",
     "verdict",
+    "COBIAS-reliable subset",
 ]
 
 
@@ -163,6 +175,8 @@ def profile_html(profiles: Sequence[tuple[str, Profile]]) -> str:
                 VERDICT_COLUMNS, verdict_rows(profile), caption=f"{label}: verdicts ({profile.fdr})"
             )
         )
+        if profile.cobias_filter:
+            parts.append(html.note(profile.cobias_filter))
         parts.append(
             html.table(
                 ["benchmark", "validity", "flags", "effect scale / why no cells"],

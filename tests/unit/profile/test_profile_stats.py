@@ -19,7 +19,7 @@ from biasaudit.profile.stats import (
 )
 
 
-@pytest.mark.parametrize(("k", "n"), [(9, 12), (12, 12), (6, 12), (3, 10), (11, 16)])
+@pytest.mark.parametrize(("k", "n"), [(9, 12), (12, 12), (6, 12), (3, 10), (11, 16), (15, 21)])
 def test_sign_flip_of_pair_preferences_is_the_exact_binomial_test(k: int, n: int) -> None:
     # k of n pairs prefer the stereotype (+50), the rest the other sentence (-50)
     deviations = [50.0] * k + [-50.0] * (n - k)

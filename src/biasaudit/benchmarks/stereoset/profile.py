@@ -36,5 +36,5 @@ PROFILE = BenchmarkProfile(
         },
         value=stereotype_preferred,
     ),
-    statement_keys=("stereotype", "anti_stereotype"),
+    statement_keys=("stereotype", "anti-stereotype"),
 )
