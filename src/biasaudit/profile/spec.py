@@ -10,8 +10,8 @@ Two designs of a cell:
 - ``one_sample``: the cell's samples' mean score minus the unbiased value (CrowS-Pairs 50,
   BBQ 0, ...). Test: sign-flip randomisation test of the deviations from the unbiased value,
   whole clusters flipped together (exact for up to 22 clusters with a non-zero sum). Valid
-  when, without bias, a sample's deviation is as likely to be positive as negative (a pair's two sentences, a
-  question's two non-unknown answers, swapped by the dataset's own design).
+  when, without bias, a sample's deviation is as likely to be positive as negative (a pair's
+  two sentences, a question's two non-unknown answers, swapped by the dataset's own design).
 - ``contrast``: the cell's mean score minus the mean of the benchmark's other groups (STOP:
   there is no unbiased value of a sensitivity, only a difference between groups). Test:
   label permutation (whole clusters, within strata).
