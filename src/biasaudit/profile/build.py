@@ -24,7 +24,7 @@ from biasaudit.profile.model import (
     Profile,
     ProfileCell,
 )
-from biasaudit.profile.reliability import FILTERED, reliable_statements, statement_texts
+from biasaudit.profile.reliability import reliable_statements, statement_texts
 from biasaudit.profile.spec import BenchmarkProfile, Effect, Gates, record_key
 from biasaudit.profile.stats import (
     benjamini_hochberg,
@@ -195,14 +195,11 @@ def build_profile(
 ) -> Profile:
     """The profile of one model's run (any run folder: results + sample records)."""
     declared = {b.benchmark: benchmark_profile(b.benchmark) for b in run.benchmarks}
-    wanted = {name for name, p in declared.items() if p.effect is not None}
+    wanted = {n for n, p in declared.items() if p.effect is not None or p.rates_statements}
     by_bench: dict[str, list[SampleRecord]] = {name: [] for name in wanted}
-    records_cobias: list[SampleRecord] = []
     for record in records:
         if record.benchmark in by_bench:
             by_bench[record.benchmark].append(record)
-        elif record.benchmark == "cobias":
-            records_cobias.append(record)
     columns, cells = [], []
     for bench in run.benchmarks:
         decl = declared[bench.benchmark]
@@ -228,7 +225,7 @@ def build_profile(
             )
         columns.append(column)
     n_tests = apply_fdr(cells, alpha)
-    cobias_note = _cobias_filter(run, declared, by_bench, records_cobias, cells)
+    cobias_note = _reliability_filter(run, declared, by_bench, cells)
     return Profile(
         model=run.model.spec,
         run_dir=run_dir,
@@ -274,30 +271,35 @@ def _subset_cell(
     return sub
 
 
-def _cobias_filter(
+def _reliability_filter(
     run: RunResult,
     declared: dict[str, BenchmarkProfile],
     by_bench: dict[str, list[SampleRecord]],
-    cobias: list[SampleRecord],
     cells: list[ProfileCell],
 ) -> str:
-    """Add `reliable` sub-cells to CrowS-Pairs / StereoSet cells; say what was done or why not."""
-    targets = [b.benchmark for b in run.benchmarks if b.benchmark in FILTERED]
+    """Add `reliable` sub-cells to the cells of benchmarks with statements, when a benchmark
+    that rates statements (COBIAS) is in the run; say what was done, or why not."""
+    targets = [n for n, p in declared.items() if p.statement_keys and p.effect is not None]
+    raters = [n for n, p in declared.items() if p.rates_statements]
     if not targets:
         return ""
-    if not cobias:
+    if not raters:
         return (
-            "COBIAS reliability filter: not applied (no COBIAS run in this folder; run cobias "
-            "with the CrowS-Pairs / StereoSet statements to get it)."
+            "reliability filter: not applied (no statement-rating benchmark such as cobias in "
+            "this run; run it on the same statements to get it)"
         )
-    reliable, covered, threshold = reliable_statements(cobias)
+    rater = raters[0]
+    text_key, score_key = declared[rater].rates_statements or ("", "")
+    reliable, covered, threshold = reliable_statements(by_bench[rater], text_key, score_key)
+    if threshold is None:
+        return f"reliability filter: not applied ({rater} scored no statement)"
     notes = []
     for bench in targets:
         effect, keys = declared[bench].effect, declared[bench].statement_keys
         assert effect is not None
         joined = [r for r in by_bench[bench] if statement_texts(r, keys) & covered]
         if not joined:
-            notes.append(f"{bench}: none of its statements is among COBIAS's scored statements")
+            notes.append(f"{bench}: none of its statements is among {rater}'s scored statements")
             continue
         kept = [r for r in joined if statement_texts(r, keys) & reliable]
         notes.append(f"{bench}: {len(kept)} of {len(by_bench[bench])} samples reliable")
@@ -305,8 +307,8 @@ def _cobias_filter(
         for cell in (c for c in cells if c.benchmark == bench):
             cell.reliable = _subset_cell(cell, kept, effect, gates, run.seed)
     return (
-        f"COBIAS reliability filter: statements with a COBIAS score >= the run's median "
-        f"({threshold:.3g}) count as reliable (higher = more context, the paper's §4.3 reading); "
+        f"reliability filter ({rater}): statements with {score_key} >= the run's median "
+        f"({threshold:.3g}) count as reliable (higher = more reliable); "
         + "; ".join(notes)
         + ". Filtered cells are descriptive, outside the FDR family."
     )

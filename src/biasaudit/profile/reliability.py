@@ -1,5 +1,7 @@
-"""COBIAS as a reliability filter of CrowS-Pairs and StereoSet cells (not a model score).
+"""A statement-rating benchmark as a reliability filter of other benchmarks' cells.
 
+Declared, not named: a benchmark whose profile has ``rates_statements`` (COBIAS) filters the
+cells of benchmarks whose profile has ``statement_keys`` (CrowS-Pairs, StereoSet).
 COBIAS (Govil et al. 2024) scores how much a statement's bias reading depends on missing
 context. Its statements come from CrowS-Pairs and StereoSet (COBIAS's DATASET.csv:
 ``original_dataset`` cs / ss), so a COBIAS run and a CrowS-Pairs / StereoSet run in the same
@@ -20,8 +22,6 @@ from typing import Any
 
 from biasaudit.results.schema import SampleRecord
 
-FILTERED = ("crows_pairs", "stereoset")
-
 
 def norm(text: Any) -> str:
     if isinstance(text, list):  # StereoSet keeps [sentence id, text]
@@ -29,12 +29,14 @@ def norm(text: Any) -> str:
     return re.sub(r"\s+", " ", str(text)).strip().lower()
 
 
-def reliable_statements(records: Sequence[SampleRecord]) -> tuple[set[str], set[str], float | None]:
+def reliable_statements(
+    records: Sequence[SampleRecord], text_key: str, score_key: str
+) -> tuple[set[str], set[str], float | None]:
     """(reliable statement texts, every scored statement text, the median threshold)."""
     scored = [
-        (norm(r.data.get("sentence", "")), float(r.scores["cobias"]))
+        (norm(r.data.get(text_key, "")), float(r.scores[score_key]))
         for r in records
-        if not r.excluded and r.scores.get("cobias") is not None
+        if not r.excluded and r.scores.get(score_key) is not None
     ]
     if not scored:
         return set(), set(), None

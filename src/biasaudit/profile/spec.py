@@ -96,8 +96,12 @@ class BenchmarkProfile:
     effect: Effect | None = None
     #: Why the benchmark has no profile cells (when `effect` is None).
     no_effect: str = ""
-    #: Key of the sample data that identifies a statement, for the COBIAS reliability filter.
+    #: Keys of the sample data holding its statements: cells are also recomputed on the
+    #: statements a rating benchmark (below) rates reliable (biasaudit.profile.reliability).
     statement_keys: tuple[str, ...] = ()
+    #: A benchmark that rates statements (COBIAS): (data key of the statement text, score key
+    #: of its rating, higher = more reliable).
+    rates_statements: tuple[str, str] | None = None
 
 
 def record_key(record: SampleRecord, key: str) -> str:

@@ -142,7 +142,7 @@ VERDICT_COLUMNS = [
     "q (BH)",
     "n",
     "verdict",
-    "COBIAS-reliable subset",
+    "reliable statements (COBIAS)",
 ]
 
 

@@ -90,5 +90,5 @@ def test_reliable_subset_is_joined_on_normalised_statement_text() -> None:
 
 def test_no_cobias_run_says_so() -> None:
     profile = build_profile(_run("crows_pairs"), [_pair(i, "age", True) for i in range(12)])
-    assert profile.cobias_filter.startswith("COBIAS reliability filter: not applied")
+    assert profile.cobias_filter.startswith("reliability filter: not applied")
     assert profile.cells[0].reliable is None
