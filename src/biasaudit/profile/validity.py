@@ -87,16 +87,9 @@ def _metric_flags(metric: MetricValue, gates: Gates) -> list[ValidityFlag]:
     return []
 
 
-def _same_answer(records: Iterable[SampleRecord], gates: Gates) -> ValidityFlag | None:
-    if gates.max_same_answer_share is None or gates.answer_key is None:
-        return None
-    answers = Counter(
-        str(r.scores[gates.answer_key])
-        for r in records
-        if not r.excluded and r.scores.get(gates.answer_key) is not None
-    )
+def _same_answer(answers: Counter[str], gates: Gates) -> ValidityFlag | None:
     total = sum(answers.values())
-    if total < gates.min_n:
+    if gates.max_same_answer_share is None or total < gates.min_n:
         return None
     answer, count = answers.most_common(1)[0]
     share = count / total
@@ -107,6 +100,18 @@ def _same_answer(records: Iterable[SampleRecord], gates: Gates) -> ValidityFlag 
         f"{pct(gates.max_same_answer_share)}): a constant answer reveals no bias"
     )
     return ValidityFlag(gate="same_answer", severity="fail", message=message)
+
+
+def _count(records: Iterable[SampleRecord], gates: Gates) -> tuple[Counter[str], Counter[str]]:
+    """(outcomes, parsed answers) in one pass: records may be rebuilt each time they are read."""
+    outcomes: Counter[str] = Counter()
+    answers: Counter[str] = Counter()
+    key = gates.answer_key
+    for record in records:
+        outcomes.update(record.outcomes)
+        if key is not None and not record.excluded and record.scores.get(key) is not None:
+            answers[str(record.scores[key])] += 1
+    return outcomes, answers
 
 
 def check(
@@ -129,13 +134,12 @@ def check(
         )
         flags.append(ValidityFlag(gate="excluded", severity="fail", message=message))
     if records is not None:
-        records = list(records) if not isinstance(records, list) else records
-        outcomes = Counter(o for r in records for o in r.outcomes)
+        outcomes, answers = _count(records, gates)
         total = sum(outcomes.values())
         found = rate_reason({k: v / total for k, v in outcomes.items()}, gates) if total else None
         if found:
             flags.append(ValidityFlag(gate=found[0], severity="fail", message=found[1]))
-        if flag := _same_answer(records, gates):
+        if flag := _same_answer(answers, gates):
             flags.append(flag)
     if gates.extra is not None:
         flags += gates.extra(bench)
