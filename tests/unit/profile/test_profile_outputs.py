@@ -129,3 +129,17 @@ def test_card_cli(runs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> 
     assert main(["card", str(runs["planted"])]) == 0
     assert "## Bias evaluation: calib:planted" in capsys.readouterr().out
     assert main(["card", str(runs["planted"].parent / "nope")]) == 2
+
+
+def test_run_summary_and_strict_exit(
+    tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["run", "stop", "-m", "calib:silent", "--shard", "0/30", "-q", "--no-cache",
+            "--data-dir", str(data_dir), "-o", str(tmp_path / "s")]  # fmt: skip
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    row = next(line for line in out.splitlines() if line.startswith("P "))
+    assert row.split()[1:10] == "not measurable: answer rate 0 % (< 50 %)".split()
+    assert "validity: not measurable (answer rate 0 % (< 50 %))" in out
+    assert "stop on calib:silent is not measurable: answer rate 0 % (< 50 %)" in err
+    assert main([*argv, "--overwrite", "--strict"]) == 4
