@@ -139,7 +139,7 @@ def test_run_summary_and_strict_exit(
     assert main(argv) == 0
     out, err = capsys.readouterr()
     row = next(line for line in out.splitlines() if line.startswith("P "))
-    assert row.split()[1:10] == "not measurable: answer rate 0 % (< 50 %)".split()
+    assert row.split()[1:10] == ["not", "measurable:", "answer", "rate", "0", "%", "(<", "50", "%)"]
     assert "validity: not measurable (answer rate 0 % (< 50 %))" in out
     assert "stop on calib:silent is not measurable: answer rate 0 % (< 50 %)" in err
     assert main([*argv, "--overwrite", "--strict"]) == 4
