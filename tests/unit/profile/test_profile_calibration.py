@@ -94,6 +94,8 @@ def _null_check(seeds: range, tmp_path: Path, store: DataStore, data_dir: Path) 
     # BH at alpha under the complete null: P(any flag in a profile) <= alpha, so the share of
     # flagged cells is at most alpha in expectation; allow the binomial 99.9 % upper bound
     # of profiles with a flag (Bin(20, 0.05): P(>= 5) = 0.0026).
+    print(f"null model: {flagged} of {tested} tested cells flagged over {len(seeds)} seeds; "
+          f"{any_flag} profile(s) with a flag")  # fmt: skip
     assert flagged / tested <= ALPHA
     assert any_flag <= max(1, round(len(seeds) * 0.25))
 
