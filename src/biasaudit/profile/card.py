@@ -56,6 +56,8 @@ def findings(profile: Profile) -> list[str]:
 
 def caveats(profile: Profile, run: RunResult, suite: dict[str, Any] | None) -> list[str]:
     out = [f"Verdicts: {profile.fdr}."]
+    if run.status != "complete":
+        out.insert(0, f"The run is {run.status}: {run.status_reason}; only what finished is here.")
     for column in profile.benchmarks:
         for flag in column.validity.flags:
             scope = f"{column.benchmark} {flag.metric}" if flag.metric else column.benchmark

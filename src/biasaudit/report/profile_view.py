@@ -135,7 +135,7 @@ def _reliable(cell: ProfileCell) -> str:
 VERDICT_COLUMNS = [
     "axis",
     "benchmark",
-    "effect",
+    "effect metric",
     "signed effect",
     "unbiased",
     "95% CI",
