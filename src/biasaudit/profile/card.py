@@ -71,6 +71,11 @@ def caveats(profile: Profile, run: RunResult, suite: dict[str, Any] | None) -> l
         out.append(f"Small samples (n < {SMALL_N}): {listed}; wide intervals, low power.")
     if suite:
         out.append(f"Suite: {suite.get('suite', '?')} (subsets of each benchmark; see audit.json).")
+        for entry in suite.get("benchmarks", []):
+            if not isinstance(entry, dict) or entry.get("status") in (None, "complete"):
+                continue
+            reason = f": {entry['reason']}" if entry.get("reason") else ""
+            out.append(f"{entry.get('name', '?')} {entry['status']}{reason}.")
     elif run.limit is not None or run.shard is not None:
         out.append(f"Subset run: limit {run.limit}, shard {run.shard}: not the full benchmarks.")
     if run.model.chat_as_transcript:

@@ -143,3 +143,24 @@ def test_run_summary_and_strict_exit(
     assert "validity: not measurable (answer rate 0 % (< 50 %))" in out
     assert "stop on calib:silent is not measurable: answer rate 0 % (< 50 %)" in err
     assert main([*argv, "--overwrite", "--strict"]) == 4
+
+
+def test_card_names_the_suite_and_skipped_benchmarks(runs: dict[str, Path]) -> None:
+    audit = {
+        "schema_version": "1",
+        "suite": "quick",
+        "models": ["calib:planted"],
+        "benchmarks": [
+            {"name": "crows_pairs", "status": "complete", "reason": None, "n_samples": 503},
+            {"name": "cobias", "status": "skipped", "reason": "needs masked LM", "n_samples": 0},
+        ],
+    }
+    (runs["planted"] / "audit.json").write_text(json.dumps(audit))
+    try:
+        write_outputs(runs["planted"])
+        card = json.loads((runs["planted"] / "card.json").read_text())
+    finally:
+        (runs["planted"] / "audit.json").unlink()
+    assert card["suite"]["suite"] == "quick"
+    assert "cobias skipped: needs masked LM." in card["caveats"]
+    assert any(c.startswith("Suite: quick") for c in card["caveats"])
