@@ -17,10 +17,11 @@ so nothing is lost. Gates are declared per benchmark (`Gates` in the benchmark's
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 from collections.abc import Iterable
 
-from biasaudit.plugin import get_spec, import_object
+from biasaudit.discovery import discover
 from biasaudit.profile.spec import BenchmarkProfile, Gates
 from biasaudit.results.schema import (
     BenchmarkResult,
@@ -37,13 +38,12 @@ NON_ANSWERS = ("unparsed", "refused")
 
 def benchmark_profile(name: str) -> BenchmarkProfile:
     """The benchmark's declared profile (default gates and no cells when it declares none)."""
-    try:
-        path = get_spec(name).profile
-    except Exception:  # a benchmark no longer installed: default gates
-        path = None
+    spec = discover().get(name)  # a benchmark no longer installed: default gates
+    path = spec.profile if spec is not None else None
     if path is None:
         return BenchmarkProfile()
-    declared = import_object(path)
+    module, _, attribute = path.partition(":")
+    declared = getattr(importlib.import_module(module), attribute)
     if not isinstance(declared, BenchmarkProfile):
         raise TypeError(f"{path} is not a BenchmarkProfile")
     return declared
