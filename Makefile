@@ -9,8 +9,9 @@ DEMO_DIR ?= runs/demo
 # the demo runs one STOP progression in DEMO_SHARDS, spread over all demographics (25: 18)
 DEMO_SHARDS ?= 25
 PYTEST_ARGS ?=
-NO_AMX := -mno-amx-tile -mno-amx-int8 -mno-amx-bf16
-LLAMA_CMAKE_ARGS ?= -DCMAKE_C_FLAGS='$(NO_AMX)' -DCMAKE_CXX_FLAGS='$(NO_AMX)'
+# (the backslash-escaped spaces are how this exact CMAKE_ARGS was checked to build without AMX)
+NO_AMX := -mno-amx-tile\ -mno-amx-int8\ -mno-amx-bf16
+LLAMA_CMAKE_ARGS ?= -DCMAKE_C_FLAGS=$(NO_AMX) -DCMAKE_CXX_FLAGS=$(NO_AMX)
 
 .PHONY: install demo test example-plugin test-slow lint typecheck bench bench-endpoints chromium test-vllm test-multinode clean mutation
 
