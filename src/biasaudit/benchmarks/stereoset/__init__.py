@@ -17,4 +17,5 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.stereoset.benchmark:StereoSet",
     sources="biasaudit.benchmarks.stereoset:sources.json",
     docs="docs/benchmarks/stereoset.md",
+    profile="biasaudit.benchmarks.stereoset.profile:PROFILE",
 )

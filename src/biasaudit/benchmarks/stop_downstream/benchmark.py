@@ -50,7 +50,7 @@ class ReplyScores(BaseModel):
     unparsed: float
     choice: str | None
     correct: float | None
-    #: The answer reader's reason code (why a reply was not read as an answer), if any.
+    #: Why the reply was not read as an answer (the answer reader's reason code), else None.
     reason: str | None = None
 
 
