@@ -29,6 +29,7 @@ from biasaudit.results.schema import SCHEMA_VERSION, BenchmarkResult, RunResult,
 from biasaudit.results.status import judge
 from biasaudit.runner.engine import execute
 from biasaudit.runner.runner import RunConfig, hash_sample_hashes, score_record
+from biasaudit.sampling import Selection, plan_samples
 
 
 def build_benchmarks(
@@ -135,6 +136,10 @@ def evaluate_one(
     overwrite: bool = False,
     progress: bool = True,
     max_failed_samples: int = 0,
+    sample: int | None = None,
+    selections: dict[str, Selection] | None = None,
+    tolerate: bool = False,
+    progress_prefix: dict[str, str] | None = None,
 ) -> RunResult:
     """Run `benchmarks` on one model through the run engine.
 
@@ -144,6 +149,11 @@ def evaluate_one(
     validated before anything is written. The returned run's `status` is "complete" only when
     every benchmark finished and at most `max_failed_samples` samples were lost to request
     errors (see `biasaudit.results.status`).
+
+    `sample` draws a stratified sample of that many units from every benchmark, by the keys
+    it declares (`biasaudit.sampling`); `selections` gives ready sample plans by benchmark
+    name (an audit's suite). `tolerate` skips benchmarks the model cannot serve and keeps
+    going past one that fails (see `execute`); `progress_prefix` labels progress bars.
     """
     names = [benchmarks] if isinstance(benchmarks, str) else list(benchmarks)
     for name in names:
@@ -156,6 +166,11 @@ def evaluate_one(
         if bench.user_files():  # read and check the user's own data files before writing
             bench.load_samples()
     _check_settings(limit, batch_size, shard, max_failed_samples)
+    if sample is not None:
+        if limit is not None:
+            raise RunError("--sample and --limit cannot be combined: pick one")
+        selections = {b.name: sample_benchmark(b, sample, seed) for b in bench_objects}
+    selections = selections or {}
     validate_model(model, model_args)
     out = Path(output_dir) if output_dir is not None else None
     run_config = {
@@ -167,6 +182,10 @@ def evaluate_one(
         "limit": limit,
         "shard": list(shard) if shard else None,
     }
+    if selections:  # only then, so that runs from before sample plans resume as they were
+        run_config["samples"] = {
+            n: sel.plan.model_dump(mode="json") for n, sel in selections.items()
+        }
     _prepare_output(out, resume, overwrite, run_config)
 
     # samples.jsonl is streamed as samples finish; results.json is rewritten after each
@@ -176,10 +195,16 @@ def evaluate_one(
     def save(run: RunResult, records: Sequence[SampleRecord]) -> None:
         if out is not None and writer is not None:
             writer.start()  # a benchmark with no sample still leaves a samples.jsonl
-            write_results(out, judge(run, records, names, max_failed_samples))
+            write_results(out, judge(run, records, _planned(run, names), max_failed_samples))
 
     config = RunConfig(
-        seed=seed, batch_size=batch_size, limit=limit, shard=shard, progress=progress
+        seed=seed,
+        batch_size=batch_size,
+        limit=limit,
+        shard=shard,
+        progress=progress,
+        selections=selections,
+        progress_prefix=progress_prefix or {},
     )
     try:
         run, records = execute(
@@ -191,11 +216,38 @@ def evaluate_one(
             use_cache=use_cache,
             on_progress=save,
             on_record=writer.write if writer is not None else _discard,
+            tolerate=tolerate,
         )
     finally:
         if writer is not None:
             writer.close()
-    return judge(run, records, names, max_failed_samples)
+    return judge(run, records, _planned(run, names), max_failed_samples)
+
+
+def _planned(run: RunResult, names: Sequence[str]) -> list[str]:
+    """The benchmarks a run stands for: those asked for, less those it skipped."""
+    return [name for name in names if name not in run.skipped]
+
+
+def sample_benchmark(bench: Benchmark, size: int, seed: int, suite: str | None = None) -> Selection:
+    """A stratified sample of `size` units of `bench`, by the keys its SPEC declares."""
+    declared = get_spec(bench.name).suites
+    if declared is None:
+        raise RunError(
+            f"--sample: benchmark '{bench.name}' declares no stratification keys "
+            f"(SPEC.suites); use --limit or --shard"
+        )
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise RunError(f"--sample must be a whole number of at least 1, got {size!r}")
+    return plan_samples(
+        bench.iter_samples(),
+        size,
+        strata=declared.strata,
+        unit=declared.unit,
+        seed=seed,
+        min_per_stratum=declared.min_per_stratum,
+        suite=suite,
+    )
 
 
 def _discard(record: SampleRecord) -> None:

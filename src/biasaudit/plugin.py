@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import UnknownNameError
+from biasaudit.suites import SuiteDecl
 
 if TYPE_CHECKING:
     from biasaudit.analysis import Analysis
@@ -42,6 +43,9 @@ class BenchmarkSpec(BaseModel):
     report_view: str | None = None
     #: analysis name -> "module:attribute" of an `Analysis`.
     analyses: dict[str, str] = Field(default_factory=dict)
+    #: Stratification keys and the demo/quick/standard subsets an audit runs (suites.py);
+    #: None: only the `full` suite runs it.
+    suites: SuiteDecl | None = None
 
 
 def import_object(path: str) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 
 from biasaudit._version import __version__, git_revision, python_version
 from biasaudit.benchmarks.base import Aggregate, Benchmark
-from biasaudit.errors import RunError
+from biasaudit.errors import BiasauditError, CapabilityError, RunError
 from biasaudit.models import load_backend
 from biasaudit.results.schema import RunResult, SampleRecord, ToolkitInfo
 from biasaudit.runner.cache import open_cache
@@ -43,8 +43,13 @@ def execute(
     use_cache: bool = True,
     on_progress: OnProgress | None = None,
     on_record: OnRecord | None = None,
+    tolerate: bool = False,
 ) -> tuple[RunResult, Sequence[SampleRecord]]:
     """Run `benchmarks` on one model; capabilities of all are checked before any request.
+
+    With `tolerate` (an audit), a benchmark the model cannot serve is left out and recorded
+    in the run's `skipped` with the reason, and one that stops with a `BiasauditError` is
+    recorded in `failed`; the others still run. Without it, either stops the run.
 
     With `on_record`, every full record is handed to it as its sample finishes (samples.jsonl
     is written from it) and the records returned and given to `on_progress` are compact
@@ -54,8 +59,14 @@ def execute(
     backend = load_backend(model, model_args)
     cache = open_cache(cache_path, use_cache)
     try:
+        skipped: dict[str, str] = {}
         for bench in benchmarks:
-            check_capabilities(bench, backend, model)
+            try:
+                check_capabilities(bench, backend, model)
+            except CapabilityError as exc:
+                if not tolerate:
+                    raise
+                skipped[bench.name] = str(exc)
         shard = config.shard
         run = RunResult(
             toolkit=ToolkitInfo(
@@ -68,12 +79,21 @@ def execute(
             limit=config.limit,
             shard=f"{shard[0]}/{shard[1]}" if shard else None,
             benchmarks=[],
+            skipped=skipped,
         )
         parts: list[Sequence[SampleRecord]] = []
         for bench in benchmarks:
-            result, bench_records = run_benchmark(bench, backend, cache, config, on_record)
-            run.benchmarks.append(result)
-            parts.append(bench_records)
+            if bench.name in skipped:
+                continue
+            try:
+                result, bench_records = run_benchmark(bench, backend, cache, config, on_record)
+            except BiasauditError as exc:
+                if not tolerate:
+                    raise
+                run.failed[bench.name] = str(exc)
+            else:
+                run.benchmarks.append(result)
+                parts.append(bench_records)
             if on_progress is not None:
                 on_progress(run, _joined(parts))
         return run, _joined(parts)

@@ -7,7 +7,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol
 
@@ -28,6 +28,7 @@ from biasaudit.results.schema import (
 from biasaudit.runner.cache import cache_key
 from biasaudit.runner.compact import CompactTable, kept_data_keys
 from biasaudit.runner.scheduler import Scheduler
+from biasaudit.sampling import Selection
 
 
 class Cache(Protocol):
@@ -44,6 +45,11 @@ class RunConfig:
     #: (index, count): keep samples whose position modulo `count` equals `index`.
     shard: tuple[int, int] | None = None
     progress: bool = True
+    #: benchmark name -> its sample plan and the ids it keeps (`biasaudit.sampling`); a
+    #: benchmark not named here runs all its samples.
+    selections: dict[str, Selection] = field(default_factory=dict)
+    #: Shown before the benchmark's name on its progress bar (e.g. "[2/8] ").
+    progress_prefix: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -132,8 +138,15 @@ class _Resolver:
         return [answers[k] for k in keys]
 
 
-def select_samples(samples: Iterable[Sample], config: RunConfig) -> Iterator[Sample]:
-    """Apply --limit, then --shard, deterministically (lazily: `samples` may be a generator)."""
+def select_samples(
+    samples: Iterable[Sample], config: RunConfig, benchmark: str | None = None
+) -> Iterator[Sample]:
+    """Apply the benchmark's sample plan, then --limit, then --shard, deterministically
+    (lazily: `samples` may be a generator)."""
+    selection = config.selections.get(benchmark) if benchmark is not None else None
+    if selection is not None:
+        keep = selection.ids
+        samples = (s for s in samples if s.id in keep)
     chosen: Iterator[Sample] = (
         islice(samples, config.limit) if config.limit is not None else iter(samples)
     )
@@ -148,7 +161,7 @@ def expected_total(
 ) -> int | None:
     """Requests the selected samples will need (for the progress bar), if all are known."""
     total = 0
-    for sample in select_samples(samples, config):
+    for sample in select_samples(samples, config, benchmark.name):
         expected = benchmark.expected_requests(sample)
         if expected is None:
             return None
@@ -182,7 +195,13 @@ def run_benchmark(
         counted = source if isinstance(source, Sequence) else benchmark.iter_samples()
         total = expected_total(benchmark, counted, config)
     bar = (
-        tqdm(total=total, desc=benchmark.name, unit="req", file=sys.stderr, dynamic_ncols=True)
+        tqdm(
+            total=total,
+            desc=config.progress_prefix.get(benchmark.name, "") + benchmark.name,
+            unit="req",
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
         if config.progress
         else None
     )
@@ -200,7 +219,7 @@ def run_benchmark(
 
     scheduler = Scheduler(
         benchmark,
-        select_samples(source, config),
+        select_samples(source, config, benchmark.name),
         backend.conversation_window(),
         finished,
     )
@@ -239,6 +258,7 @@ def run_benchmark(
         requests_cached=resolver.counters.cached,
         requests_failed=resolver.counters.failed,
         wall_time_s=round(time.perf_counter() - started, 3),
+        sample_plan=plan.plan if (plan := config.selections.get(benchmark.name)) else None,
     )
     return result, kept
 
