@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, overload
 
@@ -29,7 +29,7 @@ from biasaudit.results.schema import SCHEMA_VERSION, BenchmarkResult, RunResult,
 from biasaudit.results.status import judge
 from biasaudit.runner.engine import execute
 from biasaudit.runner.runner import RunConfig, hash_sample_hashes, score_record
-from biasaudit.sampling import Selection, plan_samples
+from biasaudit.sampling import Selection, sample_benchmark
 
 
 def build_benchmarks(
@@ -140,6 +140,8 @@ def evaluate_one(
     selections: dict[str, Selection] | None = None,
     tolerate: bool = False,
     progress_prefix: dict[str, str] | None = None,
+    on_progress: Callable[[RunResult], None] | None = None,
+    overall_bar: Any = None,
 ) -> RunResult:
     """Run `benchmarks` on one model through the run engine.
 
@@ -153,7 +155,9 @@ def evaluate_one(
     `sample` draws a stratified sample of that many units from every benchmark, by the keys
     it declares (`biasaudit.sampling`); `selections` gives ready sample plans by benchmark
     name (an audit's suite). `tolerate` skips benchmarks the model cannot serve and keeps
-    going past one that fails (see `execute`); `progress_prefix` labels progress bars.
+    going past one that fails (see `execute`); `progress_prefix` labels progress bars;
+    `on_progress` is given the judged run after each benchmark (after results.json);
+    `overall_bar` (a tqdm bar) advances with every benchmark's requests.
     """
     names = [benchmarks] if isinstance(benchmarks, str) else list(benchmarks)
     for name in names:
@@ -193,9 +197,14 @@ def evaluate_one(
     writer = SamplesWriter(out) if out is not None else None
 
     def save(run: RunResult, records: Sequence[SampleRecord]) -> None:
+        if out is None and on_progress is None:
+            return
+        judged = judge(run, records, _planned(run, names), max_failed_samples)
         if out is not None and writer is not None:
             writer.start()  # a benchmark with no sample still leaves a samples.jsonl
-            write_results(out, judge(run, records, _planned(run, names), max_failed_samples))
+            write_results(out, judged)
+        if on_progress is not None:
+            on_progress(judged)
 
     config = RunConfig(
         seed=seed,
@@ -205,6 +214,7 @@ def evaluate_one(
         progress=progress,
         selections=selections,
         progress_prefix=progress_prefix or {},
+        overall=overall_bar,
     )
     try:
         run, records = execute(
@@ -227,27 +237,6 @@ def evaluate_one(
 def _planned(run: RunResult, names: Sequence[str]) -> list[str]:
     """The benchmarks a run stands for: those asked for, less those it skipped."""
     return [name for name in names if name not in run.skipped]
-
-
-def sample_benchmark(bench: Benchmark, size: int, seed: int, suite: str | None = None) -> Selection:
-    """A stratified sample of `size` units of `bench`, by the keys its SPEC declares."""
-    declared = get_spec(bench.name).suites
-    if declared is None:
-        raise RunError(
-            f"--sample: benchmark '{bench.name}' declares no stratification keys "
-            f"(SPEC.suites); use --limit or --shard"
-        )
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise RunError(f"--sample must be a whole number of at least 1, got {size!r}")
-    return plan_samples(
-        bench.iter_samples(),
-        size,
-        strata=declared.strata,
-        unit=declared.unit,
-        seed=seed,
-        min_per_stratum=declared.min_per_stratum,
-        suite=suite,
-    )
 
 
 def _discard(record: SampleRecord) -> None:

@@ -41,10 +41,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     from biasaudit.textfmt import format_table
 
     models = args.model or ["embedded"]
+    options = _parse_options(args.option, args.benchmarks)
+    if args.limit is not None and args.sample is None:
+        from biasaudit.audit.plans import limit_warnings
+
+        for line in limit_warnings(args.benchmarks, options, args.limit, args.data_dir):
+            print(f"biasaudit: warning: {line}", file=sys.stderr)
     runs = evaluate(
         args.benchmarks,
         models if len(models) > 1 else models[0],
-        options=_parse_options(args.option, args.benchmarks),
+        options=options,
         model_args=parse_cli_pairs(args.model_arg),
         output_dir=args.output,
         data_dir=args.data_dir,
@@ -53,6 +59,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         seed=args.seed,
         batch_size=args.batch_size,
         limit=args.limit,
+        sample=args.sample,
         shard=parse_shard(args.shard) if args.shard else None,
         resume=args.resume,
         overwrite=args.overwrite,
@@ -157,6 +164,14 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     from biasaudit.api import merge
+    from biasaudit.audit.folder import is_audit
+
+    if all(is_audit(d) for d in args.run_dirs):
+        from biasaudit.audit.merge import merge_audit_folders
+
+        info = merge_audit_folders(args.run_dirs, args.output, data_dir=args.data_dir)
+        print(f"merged {len(args.run_dirs)} audit shards into {args.output} ({info.status})")
+        return 0
 
     run = merge(args.run_dirs, args.output, data_dir=args.data_dir)
     counts = ", ".join(f"{b.benchmark}: {b.n_samples} samples" for b in run.benchmarks)
@@ -242,7 +257,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output", "-o", help="run directory for results.json and samples.jsonl")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--batch-size", type=int)
-    run.add_argument("--limit", type=int, help="only the first N samples of each benchmark")
+    run.add_argument(
+        "--limit",
+        type=int,
+        help="only the first N samples of each benchmark, in file order (quick checks; it "
+        "may drop whole groups, and says so: prefer --sample for a subset to read)",
+    )
+    run.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="a stratified sample of N units of each benchmark: every group, category and "
+        "severity it declares, drawn with --seed (see docs/audit.md)",
+    )
     run.add_argument("--shard", metavar="i/N", help="run every N-th sample starting at i")
     run.add_argument("--resume", action="store_true", help="continue a run in --output")
     run.add_argument("--overwrite", action="store_true", help="replace a run in --output")
@@ -269,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=cmd_score)
 
     merge = sub.add_parser(
-        "merge", parents=[data_parent], help="combine the --shard outputs of one run"
+        "merge", parents=[data_parent], help="combine the --shard outputs of one run or audit"
     )
     merge.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
     merge.add_argument("--output", "-o", required=True)
@@ -295,6 +322,9 @@ def build_parser() -> argparse.ArgumentParser:
     from biasaudit.report.cli import register as register_report
 
     register_report(sub, data_parent)
+    from biasaudit.audit.cli import register as register_audit
+
+    register_audit(sub, data_parent)
     for name, spec in plugin.discover().items():
         if spec.analyses:
             # Parsed by `analysis_main`; listed here so `biasaudit --help` shows them.

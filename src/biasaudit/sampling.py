@@ -112,6 +112,8 @@ class SamplePlan(BaseModel):
     unit: str | None = None
     #: Sample group keys whose joint values are the strata.
     strata: list[str] = Field(default_factory=list)
+    #: Sample group keys every level of which is represented (added after the draw).
+    cover: list[str] = Field(default_factory=list)
     min_per_stratum: int = 1
     seed: int
     #: Units and samples chosen, and in the whole population.
@@ -124,14 +126,28 @@ class SamplePlan(BaseModel):
     plan_hash: str
 
 
-def unit_strata(
-    samples: Iterable[Any], strata: Sequence[str], unit: str | None
-) -> tuple[dict[str, Stratum], dict[str, str]]:
-    """(unit id -> stratum, sample id -> unit id) of `samples` (objects with `id` and
-    `groups`); a stratum key missing from a sample's groups counts as ''. A stratum key that
-    varies within one unit is a benchmark's declaration error."""
+@dataclass
+class Population:
+    """What the sampler needs of a benchmark's samples: each unit's stratum, the unit of
+    each sample, and the levels of each `cover` key each unit holds."""
+
+    strata: dict[str, Stratum]
+    unit_of: dict[str, str]
+    levels: dict[str, dict[str, set[str]]]
+
+
+def population(
+    samples: Iterable[Any],
+    strata: Sequence[str],
+    unit: str | None,
+    cover: Sequence[str] = (),
+) -> Population:
+    """The `Population` of `samples` (objects with `id` and `groups`); a key missing from a
+    sample's groups counts as ''. A stratum key that varies within one unit is a
+    benchmark's declaration error (a cover key may: the unit holds every level it has)."""
     by_unit: dict[str, Stratum] = {}
     unit_of: dict[str, str] = {}
+    levels: dict[str, dict[str, set[str]]] = {k: {} for k in cover}
     for sample in samples:
         key = sample.id if unit is None else str(sample.groups.get(unit, sample.id))
         stratum = tuple(str(sample.groups.get(k, "")) for k in strata)
@@ -141,7 +157,24 @@ def unit_strata(
                 f"({by_unit[key]} and {stratum})"
             )
         unit_of[sample.id] = key
-    return by_unit, unit_of
+        for k in cover:
+            levels[k].setdefault(key, set()).add(str(sample.groups.get(k, "")))
+    return Population(by_unit, unit_of, levels)
+
+
+def add_cover(chosen: set[str], levels: Mapping[str, Mapping[str, set[str]]], seed: int) -> None:
+    """Add to `chosen`, for every level of a cover key that no chosen unit holds, the
+    first-ranked unit (`rank_key`) holding it, so that every level is represented."""
+    for key in sorted(levels):
+        held = {level for u in chosen for level in levels[key].get(u, ())}
+        by_level: dict[str, list[str]] = {}
+        for u, unit_levels in levels[key].items():
+            for level in unit_levels - held:
+                by_level.setdefault(level, []).append(u)
+        for level in sorted(by_level):
+            if any(level in levels[key].get(u, ()) for u in chosen):
+                continue  # held by a unit added for an earlier level
+            chosen.add(min(by_level[level], key=lambda u: (rank_key(seed, u), u)))
 
 
 @dataclass(frozen=True)
@@ -161,15 +194,20 @@ def plan_samples(
     seed: int = 0,
     min_per_stratum: int = 1,
     suite: str | None = None,
+    cover: Sequence[str] = (),
 ) -> Selection:
-    """The stratified plan over `samples` and the ids of the samples it keeps."""
-    by_unit, unit_of = unit_strata(samples, strata, unit)
+    """The stratified plan over `samples` and the ids of the samples it keeps; every level
+    of each `cover` key is then represented too (`add_cover`)."""
+    pop = population(samples, strata, unit, cover)
+    by_unit, unit_of = pop.strata, pop.unit_of
     chosen = set(stratified_sample(by_unit, size, seed, min_per_stratum))
+    add_cover(chosen, pop.levels, seed)
     kept = frozenset(s for s, u in unit_of.items() if u in chosen)
     settings = {
         "size": size,
         "unit": unit,
         "strata": list(strata),
+        "cover": list(cover),
         "min_per_stratum": min_per_stratum,
         "seed": seed,
     }
@@ -178,6 +216,7 @@ def plan_samples(
         size=size,
         unit=unit,
         strata=list(strata),
+        cover=list(cover),
         min_per_stratum=min_per_stratum,
         seed=seed,
         n_units=len(chosen),
@@ -188,3 +227,28 @@ def plan_samples(
         plan_hash=plan_hash(sorted(chosen), settings),
     )
     return Selection(plan, kept)
+
+
+def sample_benchmark(bench: Any, size: int, seed: int, suite: str | None = None) -> Selection:
+    """A stratified sample of `size` units of `bench`, by the keys its SPEC declares."""
+    from biasaudit.errors import RunError
+    from biasaudit.plugin import get_spec
+
+    declared = get_spec(bench.name).suites
+    if declared is None:
+        raise RunError(
+            f"--sample: benchmark '{bench.name}' declares no stratification keys "
+            f"(SPEC.suites); use --limit or --shard"
+        )
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise RunError(f"--sample must be a whole number of at least 1, got {size!r}")
+    return plan_samples(
+        bench.iter_samples(),
+        size,
+        strata=declared.strata,
+        unit=declared.unit,
+        seed=seed,
+        min_per_stratum=declared.min_per_stratum,
+        suite=suite,
+        cover=declared.cover,
+    )

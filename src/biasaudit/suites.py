@@ -39,6 +39,9 @@ class SuiteDecl(BaseModel):
 
     #: Sample group keys; their joint values are the strata.
     strata: tuple[str, ...]
+    #: Sample group keys too fine to stratify jointly whose every level is represented
+    #: anyway: after the draw, one unit is added for each level no drawn unit holds.
+    cover: tuple[str, ...] = ()
     #: A sample group key whose samples are drawn together (None: each sample alone).
     unit: str | None = None
     #: Every stratum keeps at least this many units (or all it has).

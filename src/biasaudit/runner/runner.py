@@ -50,6 +50,8 @@ class RunConfig:
     selections: dict[str, Selection] = field(default_factory=dict)
     #: Shown before the benchmark's name on its progress bar (e.g. "[2/8] ").
     progress_prefix: dict[str, str] = field(default_factory=dict)
+    #: A progress bar over several benchmarks (an audit's suite), advanced with each one's.
+    overall: Any = None
 
 
 @dataclass
@@ -99,12 +101,21 @@ def hash_sample_hashes(sample_hashes: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
+class _Bars:
+    """Advances several progress bars at once (a benchmark's and an audit's)."""
+
+    def __init__(self, bars: Sequence[Any]) -> None:
+        self.bars = bars
+
+    def update(self, n: int) -> None:
+        for bar in self.bars:
+            bar.update(n)
+
+
 class _Resolver:
     """Answers a round of requests from the cache, sending the misses in sorted batches."""
 
-    def __init__(
-        self, backend: Backend, cache: Cache, batch_size: int, bar: tqdm[Any] | None
-    ) -> None:
+    def __init__(self, backend: Backend, cache: Cache, batch_size: int, bar: _Bars | None) -> None:
         self.backend = backend
         self.cache = cache
         self.batch_size = batch_size
@@ -205,7 +216,10 @@ def run_benchmark(
         if config.progress
         else None
     )
-    resolver = _Resolver(backend, cache, config.batch_size or backend.default_batch_size(), bar)
+    bars = [b for b in (bar, config.overall if config.progress else None) if b is not None]
+    resolver = _Resolver(
+        backend, cache, config.batch_size or backend.default_batch_size(), _Bars(bars)
+    )
     records: list[SampleRecord] = []
     table = CompactTable(kept_data_keys(benchmark))
 

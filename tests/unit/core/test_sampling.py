@@ -130,3 +130,21 @@ def test_stratum_varying_within_a_unit_is_refused() -> None:
     samples = [_S("a", {"pair": "p", "stance": "pro"}), _S("b", {"pair": "p", "stance": "anti"})]
     with pytest.raises(ValueError, match="vary within pair"):
         plan_samples(samples, 1, strata=["stance"], unit="pair")
+
+
+def test_cover_represents_every_level_of_a_finer_key() -> None:
+    # 45 sub-groups (5 per group), a draw of 9 by group alone cannot hold them all
+    samples = [
+        _S(f"{g}-{sub}-{i}", {"group": f"g{g}", "sub": f"g{g}.{sub}"})
+        for g in range(9)
+        for sub in range(5)
+        for i in range(4)
+    ]
+    plain = plan_samples(samples, 9, strata=["group"], seed=1)
+    covered = plan_samples(samples, 9, strata=["group"], seed=1, cover=["sub"])
+    subs = {s.groups["sub"] for s in samples}
+    chosen_subs = {s.groups["sub"] for s in samples if s.id in covered.ids}
+    assert chosen_subs == subs  # naive count: all 45 present
+    assert plain.ids <= covered.ids  # the draw is kept; cover only adds
+    assert covered.plan.n_units == 45  # one per sub-group: the 9 drawn ones and 36 added
+    assert len({s.groups["sub"] for s in samples if s.id in plain.ids}) < len(subs)

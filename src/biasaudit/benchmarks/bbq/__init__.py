@@ -5,6 +5,7 @@ the authors' target derivation live in `biasaudit.datasets.bbq`; formulas in `me
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="bbq",
@@ -16,4 +17,11 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.bbq.benchmark:BBQ",
     report_view="biasaudit.benchmarks.bbq.report_view:sections",
     analyses={"reproduce": "biasaudit.benchmarks.bbq.reproduce:ANALYSIS"},
+    suites=SuiteDecl(
+        strata=("category_slice", "context_condition", "question_polarity"),
+        cover=("context_alignment", "label_type"),
+        demo=SuiteEntry(size=60),
+        quick=SuiteEntry(size=240),
+        standard=SuiteEntry(size=1200),
+    ),
 )

@@ -5,6 +5,7 @@ formulas are in `metrics`; the reader is `biasaudit.datasets.crows_pairs`.
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="crows_pairs",
@@ -14,4 +15,10 @@ SPEC = BenchmarkSpec(
         "Social Biases in Masked Language Models. EMNLP 2020."
     ),
     benchmark="biasaudit.benchmarks.crows_pairs.benchmark:CrowsPairs",
+    suites=SuiteDecl(
+        strata=("bias_type", "direction"),
+        demo=SuiteEntry(size=18),
+        quick=SuiteEntry(size=180),
+        standard=SuiteEntry(size=600),
+    ),
 )

@@ -6,6 +6,7 @@ See docs/benchmarks/stereoset.md. The benchmark class is `benchmark.StereoSet`; 
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="stereoset",
@@ -15,4 +16,10 @@ SPEC = BenchmarkSpec(
         "language models. ACL 2021."
     ),
     benchmark="biasaudit.benchmarks.stereoset.benchmark:StereoSet",
+    suites=SuiteDecl(
+        strata=("bias_type", "split"),
+        demo=SuiteEntry(size=16),
+        quick=SuiteEntry(size=160),
+        standard=SuiteEntry(size=800),
+    ),
 )
