@@ -235,6 +235,7 @@ def sample_benchmark(bench: Any, size: int, seed: int, suite: str | None = None)
     from biasaudit.plugin import get_spec
 
     declared = get_spec(bench.name).suites
+    entry = declared.entry(suite) if declared is not None and suite is not None else None
     if declared is None:
         raise RunError(
             f"--sample: benchmark '{bench.name}' declares no stratification keys "
@@ -250,5 +251,5 @@ def sample_benchmark(bench: Any, size: int, seed: int, suite: str | None = None)
         seed=seed,
         min_per_stratum=declared.min_per_stratum,
         suite=suite,
-        cover=declared.cover,
+        cover=declared.cover if entry is None or entry.cover is None else entry.cover,
     )

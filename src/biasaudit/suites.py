@@ -30,6 +30,8 @@ class SuiteEntry(BaseModel):
     size: int | None = Field(default=None, ge=1)
     #: Benchmark options of this suite (the user's -O options override them).
     options: dict[str, Any] = Field(default_factory=dict)
+    #: This suite's cover keys, in place of the declaration's (e.g. none for a demo).
+    cover: tuple[str, ...] | None = None
 
 
 class SuiteDecl(BaseModel):

@@ -40,7 +40,9 @@ def load_runs(paths: Sequence[str | Path]) -> list[LoadedRun]:
     """Load run directories; labels are the model specs, made unique with the directory name."""
     if not paths:
         raise RunError("no run directory given")
-    runs = [load_run(p) for p in paths]
+    from biasaudit.audit.folder import expand_audit_dirs
+
+    runs = [load_run(p) for p in expand_audit_dirs(paths)]
     specs = [r.label for r in runs]
     for run in runs:
         if specs.count(run.label) > 1:

@@ -46,14 +46,14 @@ def fake_backends(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 def _audit(out: Path | None, models: list[str], **kwargs: Any) -> Any:
-    return audit(models, "demo", out, benchmarks=BENCHES, progress=False, **kwargs)
+    return audit(models, "quick", out, benchmarks=BENCHES, progress=False, **kwargs)
 
 
 def test_one_model_one_folder(tmp_path: Path) -> None:
     out = tmp_path / "audit"
     [item] = _audit(out, ["fake:a"])
     info = read_audit(out)
-    assert info.models == ["fake:a"] and info.suite == "demo" and info.status == "complete"
+    assert info.models == ["fake:a"] and info.suite == "quick" and info.status == "complete"
     by_name = {b.name: b for b in info.benchmarks}
     assert [b.name for b in info.benchmarks] == BENCHES
     assert by_name["beads"].status == "skipped" and "gated" in (by_name["beads"].reason or "")
@@ -66,8 +66,8 @@ def test_one_model_one_folder(tmp_path: Path) -> None:
         assert row.status == "complete" and row.reason is None
         assert row.sample_plan is not None and result.sample_plan == row.sample_plan
         assert row.n_samples == result.n_samples == row.sample_plan.n_samples
-        assert row.sample_plan.suite == "demo"
-    # STOP's demo plan: every severity, demographic and sub-demographic of the data
+        assert row.sample_plan.suite == "quick"
+    # STOP's quick plan: every severity, demographic and sub-demographic of the data
     records = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
     stop_groups = [r["groups"] for r in records if r["benchmark"] == "stop"]
     assert len({g["severity"] for g in stop_groups}) == 3
@@ -112,6 +112,10 @@ def test_several_models_one_folder_each(tmp_path: Path) -> None:
     assert read_audit(out / "fake_a").models == ["fake:a"]
     assert {b.name: b.status for b in read_audit(out / "fakell_b").benchmarks}["stop"] == "skipped"
     assert [r.folder for r in runs] == [out / "fake_a", out / "fakell_b"]
+    # report and compare of the audit folder read every model's folder
+    assert main(["report", str(out), "-o", str(tmp_path / "r.html")]) == 0
+    page = (tmp_path / "r.html").read_text()
+    assert "fake:a" in page and "fakell:b" in page
 
 
 def test_shards_merge_into_the_unsharded_audit(tmp_path: Path) -> None:

@@ -43,9 +43,10 @@ def _suites(name: str) -> Iterator[tuple[str, SuiteEntry]]:
 def test_suites_cover_every_level_of_the_real_data(name: str, store: DataStore) -> None:
     decl = discover()[name].suites
     assert decl is not None
-    keys = [*decl.strata, *decl.cover]
     populations: dict[str, list] = {}  # one read per distinct option set
     for suite, entry in _suites(name):
+        cover = decl.cover if entry.cover is None else entry.cover
+        keys = [*decl.strata, *cover]
         bench = build_benchmarks([name], {name: dict(entry.options)}, store, 0)[0]
         signature = repr(sorted(entry.options.items()))
         samples = populations.setdefault(signature, list(bench.iter_samples()))
@@ -57,7 +58,7 @@ def test_suites_cover_every_level_of_the_real_data(name: str, store: DataStore) 
             seed=0,
             min_per_stratum=decl.min_per_stratum,
             suite=suite,
-            cover=decl.cover,
+            cover=cover,
         )
         drawn = [s for s in samples if s.id in chosen.ids]
         assert len(drawn) == chosen.plan.n_samples > 0
