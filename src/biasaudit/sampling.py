@@ -235,7 +235,6 @@ def sample_benchmark(bench: Any, size: int, seed: int, suite: str | None = None)
     from biasaudit.plugin import get_spec
 
     declared = get_spec(bench.name).suites
-    entry = declared.entry(suite) if declared is not None and suite is not None else None
     if declared is None:
         raise RunError(
             f"--sample: benchmark '{bench.name}' declares no stratification keys "
@@ -243,13 +242,14 @@ def sample_benchmark(bench: Any, size: int, seed: int, suite: str | None = None)
         )
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise RunError(f"--sample must be a whole number of at least 1, got {size!r}")
+    strata, cover = declared.keys(suite)
     return plan_samples(
         bench.iter_samples(),
         size,
-        strata=declared.strata,
+        strata=strata,
         unit=declared.unit,
         seed=seed,
         min_per_stratum=declared.min_per_stratum,
         suite=suite,
-        cover=declared.cover if entry is None or entry.cover is None else entry.cover,
+        cover=cover,
     )

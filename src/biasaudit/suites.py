@@ -30,7 +30,9 @@ class SuiteEntry(BaseModel):
     size: int | None = Field(default=None, ge=1)
     #: Benchmark options of this suite (the user's -O options override them).
     options: dict[str, Any] = Field(default_factory=dict)
-    #: This suite's cover keys, in place of the declaration's (e.g. none for a demo).
+    #: This suite's strata and cover keys, in place of the declaration's (a demo may
+    #: stratify by fewer keys to stay small).
+    strata: tuple[str, ...] | None = None
     cover: tuple[str, ...] | None = None
 
 
@@ -62,6 +64,13 @@ class SuiteDecl(BaseModel):
         if sizes != sorted(sizes):
             raise ValueError(f"suite sizes must grow from demo to standard, got {sizes}")
         return self
+
+    def keys(self, suite: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(strata, cover) of `suite` (None: the declaration's, as ``run --sample`` uses)."""
+        entry = self.entry(suite) if suite is not None else None
+        strata = self.strata if entry is None or entry.strata is None else entry.strata
+        cover = self.cover if entry is None or entry.cover is None else entry.cover
+        return strata, cover
 
     def entry(self, suite: str) -> SuiteEntry | None:
         """The declaration of `suite`, or None when the benchmark has no such subset."""

@@ -45,15 +45,15 @@ def test_suites_cover_every_level_of_the_real_data(name: str, store: DataStore) 
     assert decl is not None
     populations: dict[str, list] = {}  # one read per distinct option set
     for suite, entry in _suites(name):
-        cover = decl.cover if entry.cover is None else entry.cover
-        keys = [*decl.strata, *cover]
+        strata, cover = decl.keys(suite)
+        keys = [*strata, *cover]
         bench = build_benchmarks([name], {name: dict(entry.options)}, store, 0)[0]
         signature = repr(sorted(entry.options.items()))
         samples = populations.setdefault(signature, list(bench.iter_samples()))
         chosen = plan_samples(
             samples,
             entry.size or 0,
-            strata=decl.strata,
+            strata=strata,
             unit=decl.unit,
             seed=0,
             min_per_stratum=decl.min_per_stratum,
@@ -65,10 +65,10 @@ def test_suites_cover_every_level_of_the_real_data(name: str, store: DataStore) 
         for key in keys:
             everywhere = {str(s.groups.get(key, "")) for s in samples}
             assert {str(s.groups.get(key, "")) for s in drawn} == everywhere, (suite, key)
-        if decl.strata:
-            cells = {tuple(str(s.groups.get(k, "")) for k in decl.strata) for s in samples}
+        if strata:
+            cells = {tuple(str(s.groups.get(k, "")) for k in strata) for s in samples}
             assert chosen.plan.n_strata == len(cells)
-            assert {tuple(str(s.groups.get(k, "")) for k in decl.strata) for s in drawn} == cells
+            assert {tuple(str(s.groups.get(k, "")) for k in strata) for s in drawn} == cells
 
 
 def test_beads_is_skipped_without_its_gated_data(data_dir: object) -> None:

@@ -30,7 +30,7 @@ SPEC = BenchmarkSpec(
     suites=SuiteDecl(
         strata=("severity", "demographic"),
         cover=("sub_demographic",),
-        demo=SuiteEntry(size=27, cover=()),
+        demo=SuiteEntry(size=9, strata=("severity",), cover=("demographic",)),
         quick=SuiteEntry(size=54),
         standard=SuiteEntry(size=150),
     ),
