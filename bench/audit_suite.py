@@ -16,10 +16,12 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from biasaudit.audit.plans import plan_suite
 from biasaudit.audit.run import _expected_requests, audit
 from biasaudit.plugin import names
+from biasaudit.runner import engine
 from biasaudit.suites import SUITES
 
 
@@ -51,6 +53,20 @@ def main() -> None:
         count(["demo", "quick", "standard"], chosen)
         return
     load_before = os.getloadavg()
+    cpu: dict[str, float] = {}
+    original = engine.run_benchmark
+
+    def timed(bench: Any, *rest: Any, **kwargs: Any) -> Any:
+        """CPU seconds of each benchmark (this process, all threads): on a loaded machine
+        what an idle core would need, where wall time is inflated by other jobs."""
+        start = time.process_time()
+        try:
+            return original(bench, *rest, **kwargs)
+        finally:
+            cpu[bench.name] = time.process_time() - start
+
+    engine.run_benchmark = timed
+    cpu_started = time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["BIASAUDIT_CACHE_DIR"] = tmp  # every request a miss
         started = time.perf_counter()
@@ -63,21 +79,26 @@ def main() -> None:
             progress=False,
         )
         wall = time.perf_counter() - started
+    cpu_total = time.process_time() - cpu_started
     load_after = os.getloadavg()
     results = {b.benchmark: b for b in item.run.benchmarks} if item.run else {}
-    print(f"{'benchmark':16}{'status':>10}{'samples':>9}{'requests':>10}{'wall_s':>9}{'s/req':>8}")
+    print(
+        f"{'benchmark':16}{'status':>10}{'samples':>9}{'requests':>10}{'wall_s':>9}"
+        f"{'cpu_s':>8}{'cpu_s/req':>10}"
+    )
     for row in item.info.benchmarks:
         result = results.get(row.name)
         sent = result.requests_sent if result else 0
-        per = f"{row.wall_time_s / sent:.2f}" if sent else "-"
+        used = cpu.get(row.name, 0.0)
+        per = f"{used / sent:.3f}" if sent else "-"
         print(
             f"{row.name:16}{row.status:>10}{row.n_samples:>9}{sent:>10}"
-            f"{row.wall_time_s:>9.1f}{per:>8}"
+            f"{row.wall_time_s:>9.1f}{used:>8.1f}{per:>10}"
         )
     print(
-        f"\n{args.suite} suite on {args.model} (n_threads={args.threads}): {wall:.0f} s wall "
-        f"including model load; load average (1 min) {load_before[0]:.1f} before, "
-        f"{load_after[0]:.1f} after, on {os.cpu_count()} CPUs"
+        f"\n{args.suite} suite on {args.model} (n_threads={args.threads}): {wall:.0f} s wall, "
+        f"{cpu_total:.0f} s CPU, model load and planning included; load average (1 min) "
+        f"{load_before[0]:.1f} before, {load_after[0]:.1f} after, on {os.cpu_count()} CPUs"
     )
 
 

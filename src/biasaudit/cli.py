@@ -73,6 +73,13 @@ def cmd_run(args: argparse.Namespace) -> int:
             ]
             head = f"{bench.benchmark} on {run.model.spec}"
             print(f"\n{head} ({bench.n_samples} samples, {bench.wall_time_s:.1f}s)")
+            plan = bench.sample_plan
+            if plan is not None and plan.n_units > plan.size:
+                print(
+                    f"(--sample {plan.size} drew {plan.n_units} {plan.unit or 'sample'}s: "
+                    f"every one of the {plan.n_strata} strata ({', '.join(plan.strata)}) "
+                    f"and every level of {', '.join(plan.cover) or 'them'} is represented)"
+                )
             print(format_table(["metric", "value", "ci_low", "ci_high", "n", "excluded"], rows))
     if args.output:
         where = args.output if len(models) == 1 else f"{args.output}/<model>"

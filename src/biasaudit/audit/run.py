@@ -60,7 +60,10 @@ def _expected_requests(plans: Sequence[BenchmarkPlan], seed: int, data_dir: Any)
 
 
 def write_outputs_hook(folder: Path) -> None:
-    """`biasaudit.profile.write_outputs(folder)` when that module provides it."""
+    """`biasaudit.profile.write_outputs(folder)` when that module provides it and some
+    benchmark ran (an audit that skipped everything has no results to profile)."""
+    if not any(folder.glob("results.json")) and not any(folder.glob("*/results.json")):
+        return
     try:
         from biasaudit import profile  # type: ignore[attr-defined]
     except ImportError:
