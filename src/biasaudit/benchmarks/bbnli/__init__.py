@@ -28,7 +28,7 @@ SPEC = BenchmarkSpec(
         strata=("domain", "subtopic"),
         unit="pair",
         cover=("stance",),
-        demo=SuiteEntry(size=16),
+        demo=SuiteEntry(size=3, strata=("domain",), cover=()),
         quick=SuiteEntry(size=48),
         standard=SuiteEntry(size=160),
     ),

@@ -20,8 +20,10 @@ SPEC = BenchmarkSpec(
     suites=SuiteDecl(
         strata=("category_slice", "context_condition", "question_polarity"),
         cover=("context_alignment", "label_type"),
-        demo=SuiteEntry(size=60),
-        quick=SuiteEntry(size=240),
+        demo=SuiteEntry(
+            size=11, strata=("category",), cover=("context_condition", "question_polarity")
+        ),
+        quick=SuiteEntry(size=180),
         standard=SuiteEntry(size=1200),
     ),
 )

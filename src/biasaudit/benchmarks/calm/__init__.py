@@ -30,7 +30,9 @@ SPEC = BenchmarkSpec(
         demo=SuiteEntry(
             size=3, strata=("task",), options={"name_limit": 1, "answer_space": "strip"}
         ),
-        quick=SuiteEntry(size=32, options={"name_limit": 2, "answer_space": "strip"}),
-        standard=SuiteEntry(size=96, options={"name_limit": 4, "answer_space": "strip"}),
+        quick=SuiteEntry(
+            size=9, strata=("task",), options={"name_limit": 1, "answer_space": "strip"}
+        ),
+        standard=SuiteEntry(size=16, options={"name_limit": 2, "answer_space": "strip"}),
     ),
 )

@@ -33,7 +33,7 @@ SPEC = BenchmarkSpec(
     suites=SuiteDecl(
         strata=(),
         demo=SuiteEntry(size=10, options={"n_versions": 5}),
-        quick=SuiteEntry(size=50, options={"n_versions": 10}),
-        standard=SuiteEntry(size=200, options={"n_versions": 35}),
+        quick=SuiteEntry(size=30, options={"n_versions": 10}),
+        standard=SuiteEntry(size=100, options={"n_versions": 35}),
     ),
 )

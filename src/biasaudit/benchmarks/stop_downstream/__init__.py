@@ -22,7 +22,7 @@ SPEC = BenchmarkSpec(
     },
     suites=SuiteDecl(
         strata=("task", "category"),
-        demo=SuiteEntry(size=13),
+        demo=SuiteEntry(size=4, strata=("task",)),
         quick=SuiteEntry(size=52),
         standard=SuiteEntry(size=260),
     ),
