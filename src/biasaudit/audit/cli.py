@@ -64,6 +64,7 @@ def print_summary(info: Any) -> None:
     for b in info.benchmarks:
         plan = b.sample_plan
         drawn = f"{plan.n_units}/{plan.n_units_total} {plan.unit or 'samples'}" if plan else "all"
+        drawn = "-" if b.status == "skipped" else drawn
         rows.append([b.name, b.status, b.n_samples, drawn, f"{b.wall_time_s:.0f}", b.reason or ""])
     print(f"\naudit of {info.models[0]} ({info.suite} suite): {info.status}")
     print(format_table(["benchmark", "status", "samples", "drawn", "wall_s", "reason"], rows))
