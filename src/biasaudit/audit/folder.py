@@ -187,3 +187,26 @@ def expand_audit_dirs(paths: Sequence[str | Path]) -> list[str | Path]:
                 continue
         out.append(path)
     return out
+
+
+def plan_mismatches(baseline: RunResult, other: RunResult, label: str) -> list[str]:
+    """One line per benchmark both runs hold whose sample plans differ (`compare` warns:
+    the difference is then between different samples, not only different models)."""
+    lines = []
+    for bench in baseline.benchmarks:
+        theirs = next((b for b in other.benchmarks if b.benchmark == bench.benchmark), None)
+        if theirs is None:
+            continue
+        mine_plan, their_plan = bench.sample_plan, theirs.sample_plan
+        if mine_plan is None and their_plan is None:
+            continue
+        if mine_plan is None or their_plan is None or mine_plan.plan_hash != their_plan.plan_hash:
+            describe = [
+                "all samples" if p is None else f"{p.suite or '--sample'} {p.size}, seed {p.seed}"
+                for p in (mine_plan, their_plan)
+            ]
+            lines.append(
+                f"{bench.benchmark}: {label} drew other samples than the baseline "
+                f"({describe[1]} vs {describe[0]}); its differences are unpaired"
+            )
+    return lines

@@ -103,7 +103,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise RunError("compare needs at least two run directories")
     if args.over_seeds:
         return _over_seeds(args)
-    diffs = compare_runs(load_runs(args.run_dirs))
+    runs = load_runs(args.run_dirs)
+    from biasaudit.audit.folder import plan_mismatches
+
+    for run in runs[1:]:
+        for line in plan_mismatches(runs[0].result, run.result, run.label):
+            print(f"biasaudit: warning: {line}", file=sys.stderr)
+    diffs = compare_runs(runs)
     if not diffs:
         raise RunError("the runs share no benchmark with the same metrics; nothing to compare")
     rows = [d.as_dict() for d in diffs]

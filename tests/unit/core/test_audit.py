@@ -185,3 +185,17 @@ def test_run_limit_warns_when_it_drops_groups(
     err = capsys.readouterr().err
     assert "keeps 2 of 3 severity, 1 of 9 demographic" in err
     assert main(["run", "stop", "-m", "fake:a", "--limit", "45", "--sample", "9", "-q"]) == 2
+
+
+def test_compare_warns_when_sample_plans_differ(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _audit(tmp_path / "a", ["fake:a"])
+    _audit(tmp_path / "b", ["fake:b"])
+    _audit(tmp_path / "c", ["fake:b"], seed=5)
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    assert "drew other samples" not in capsys.readouterr().err  # same suite, same seed
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c")]) == 0
+    err = capsys.readouterr().err
+    assert "stop: fake:b drew other samples than the baseline (quick 54, seed 5 vs quick 54, seed 0)" in err
