@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -42,11 +43,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     models = args.model or ["embedded"]
     options = _parse_options(args.option, args.benchmarks)
-    if args.limit is not None and args.sample is None:
+    if args.limit is not None and args.limit >= 1 and args.sample is None:
         from biasaudit.audit.plans import limit_warnings
 
         for line in limit_warnings(args.benchmarks, options, args.limit, args.data_dir):
-            print(f"biasaudit: warning: {line}", file=sys.stderr)
+            warnings.warn(line, SubsetWarning, stacklevel=1)
     runs = evaluate(
         args.benchmarks,
         models if len(models) > 1 else models[0],
@@ -85,6 +86,20 @@ def cmd_run(args: argparse.Namespace) -> int:
         where = args.output if len(models) == 1 else f"{args.output}/<model>"
         print(f"\nwrote {where}/results.json and samples.jsonl")
     return _report_incomplete(runs if isinstance(runs, list) else [runs], args)
+
+
+class SubsetWarning(UserWarning):
+    """A subset that leaves out whole groups (``--limit``): printed as one line."""
+
+
+def _format_warning(message: Any, category: Any, *args: Any, **kwargs: Any) -> str:
+    if isinstance(category, type) and issubclass(category, SubsetWarning):
+        return f"biasaudit: warning: {message}\n"
+    return _default_format(message, category, *args, **kwargs)
+
+
+_default_format = warnings.formatwarning
+warnings.formatwarning = _format_warning
 
 
 #: Exit status of a run that finished but is not complete (samples lost to request errors).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -11,7 +12,7 @@ import pytest
 
 from biasaudit.audit.folder import read_audit
 from biasaudit.audit.run import audit
-from biasaudit.cli import main
+from biasaudit.cli import SubsetWarning, main
 from biasaudit.models.spec import BACKENDS
 from biasaudit.requests import Capability
 from biasaudit.results.io import read_results
@@ -178,12 +179,14 @@ def test_run_sample_records_its_plan(tmp_path: Path) -> None:
     assert result.n_samples == plan.n_samples >= 30
 
 
-def test_run_limit_warns_when_it_drops_groups(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(["run", "stop", "-m", "fake:a", "--limit", "45", "-q"]) == 0
-    err = capsys.readouterr().err
-    assert "keeps 2 of 3 severity, 1 of 9 demographic" in err
+def test_run_limit_warns_when_it_drops_groups(tmp_path: Path) -> None:
+    with pytest.warns(SubsetWarning) as caught:
+        assert main(["run", "stop", "-m", "fake:a", "--limit", "45", "-q"]) == 0
+    [warning] = caught
+    assert "keeps 2 of 3 severity, 1 of 9 demographic" in str(warning.message)
+    assert warnings.formatwarning(warning.message, SubsetWarning, "", 0) == (
+        f"biasaudit: warning: {warning.message}\n"
+    )
     assert main(["run", "stop", "-m", "fake:a", "--limit", "45", "--sample", "9", "-q"]) == 2
 
 
@@ -198,4 +201,7 @@ def test_compare_warns_when_sample_plans_differ(
     assert "drew other samples" not in capsys.readouterr().err  # same suite, same seed
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c")]) == 0
     err = capsys.readouterr().err
-    assert "stop: fake:b drew other samples than the baseline (quick 54, seed 5 vs quick 54, seed 0)" in err
+    assert (
+        "stop: fake:b drew other samples than the baseline (quick 54, seed 5 vs quick 54, seed 0)"
+        in err
+    )
