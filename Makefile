@@ -11,7 +11,7 @@ DEMO_DIR ?= runs/demo
 DEMO_SUITE ?= demo
 PYTEST_ARGS ?=
 
-.PHONY: install demo test test-slow lint typecheck bench bench-endpoints chromium test-vllm test-multinode clean mutation
+.PHONY: install demo test example-plugin test-slow lint typecheck bench bench-endpoints chromium test-vllm test-multinode clean mutation
 
 # Mutation testing (slow; never part of `make test`). The modules are the globs under
 # [tool.mutmut] only_mutate in pyproject.toml (every benchmark's metrics, parse, aggregate and
@@ -45,6 +45,15 @@ demo: $(STAMP)
 test: $(STAMP)
 	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q $(PYTEST_ARGS)
 
+# The example third-party benchmark (examples/winobias-plugin: WinoBias as a package of its
+# own, registered through the biasaudit.benchmarks entry point), installed into the venv as a
+# user would, then checked with biasaudit.testing (a few seconds).
+example-plugin: $(STAMP)
+	$(PY) -m pip install --quiet "setuptools>=77"  # the build backend (already there after install)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation ./examples/winobias-plugin
+	rm -rf examples/winobias-plugin/build examples/winobias-plugin/*.egg-info
+	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q -p no:cacheprovider examples/winobias-plugin/tests
+
 test-slow: $(STAMP)
 	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q -m slow $(PYTEST_ARGS)
 
@@ -70,7 +79,8 @@ mutation: $(STAMP)
 bench-endpoints: $(STAMP)
 	$(PY) bench/endpoints.py --endpoints 2 --concurrency 32 --requests 5000
 
-# The openai backend against a real vLLM server (CPU build, separate venv .vllm-venv, about
+# The openai backend against a real vLLM server (CPU build, separate venv .vllm-venv or
+# $BIASAUDIT_VLLM_VENV, built once and reused through its ready-stamp; about
 # 3.5 GB) serving SmolLM2 converted from the embedded GGUF; the test starts its own server.
 test-vllm: $(STAMP)
 	PYTHON=$(PY) scripts/vllm_env.sh

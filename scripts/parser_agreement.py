@@ -97,7 +97,13 @@ def read_bbq(row: Row, mode: str) -> str:
     """The option letter read (the "unknown" option is an answer: its letter), or a
     non-answer; `row` carries the item's `answers`, `unknown_loc` and `protocol`."""
     options = option_set(row["answers"], row["answers"], row["unknown_loc"])
-    parsed = parse_bbq_reply(row["reply"], options, mode, letters=row["protocol"] == "letter")  # type: ignore[arg-type]
+    parsed = parse_bbq_reply(
+        row["reply"],
+        options,
+        mode,
+        letters=row["protocol"] == "letter",
+        question=row.get("question"),  # type: ignore[arg-type]
+    )
     return "ABC"[parsed.chosen] if parsed.chosen is not None else NON_ANSWER
 
 
@@ -134,6 +140,17 @@ class Agreement:
     def rate(self) -> float:
         return self.agree / self.n if self.n else float("nan")
 
+    @property
+    def wrong(self) -> int:
+        """Disagreements where the parser read an answer (another one, or one where the
+        label is a non-answer)."""
+        return sum(read != NON_ANSWER for _, read in self.disagreements)
+
+    @property
+    def missed(self) -> int:
+        """Disagreements where the label is an answer and the parser read none."""
+        return sum(read == NON_ANSWER for _, read in self.disagreements)
+
 
 def load(name: str) -> list[Row]:
     path = CORPORA / CORPUS_READERS[name].file
@@ -162,7 +179,10 @@ def _markdown(names: list[str] | None = None) -> str:
         rows = load(name)
         kinds = sorted({row["source"].split(":")[0] for row in rows})
         header = " | ".join(f"{k} only" for k in kinds)
-        lines.append(f"| parser | agreement | {header} |\n|---|---|" + "---|" * len(kinds))
+        lines.append(
+            f"| parser | agreement | wrong | missed | {header} |\n|---|---|---|---|"
+            + "---|" * len(kinds)
+        )
         results = [agreement(name, mode) for mode in corpus.modes]
         for res in results:
             wrong = [row["source"].split(":")[0] for row, _ in res.disagreements]
@@ -171,7 +191,8 @@ def _markdown(names: list[str] | None = None) -> str:
                 n_k = sum(row["source"].split(":")[0] == k for row in rows)
                 cells.append(f"{(n_k - wrong.count(k)) / n_k:.3f} (n={n_k})")
             lines.append(
-                f"| {res.mode} | {res.rate:.3f} ({res.agree}/{res.n}) | " + " | ".join(cells) + " |"
+                f"| {res.mode} | {res.rate:.3f} ({res.agree}/{res.n}) | {res.wrong} "
+                f"| {res.missed} | " + " | ".join(cells) + " |"
             )
         lines.append("\nDisagreements of the default (strict) parser:\n")
         if not results[0].disagreements:

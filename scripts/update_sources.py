@@ -1,35 +1,23 @@
-"""Regenerate src/biasaudit/data/sources.json from an offline mirror's MANIFEST.json.
+"""Refresh the benchmarks' pinned sources from an offline mirror's MANIFEST.json.
 
-The toolkit pins every upstream file by (url, commit, sha256). This script turns the mirror's
-manifest into that pin list; run it when the pinned upstream commits change:
+Every benchmark declares its own data files (`BenchmarkSpec.sources`, a ``sources.json`` in its
+package). This script updates the url, commit, upstream path, sha256, bytes and licence of each
+declared file that the mirror's manifest lists under the same key, keeping each file's
+citation; it names no benchmark. Run it when the mirror's pinned upstream commits change:
 
     python scripts/update_sources.py ../shared/datasets/MANIFEST.json
+
+To pin a new file, use `biasaudit data pin URL... --prefix NAME/ -o <package>/sources.json`.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from importlib.resources import files
 from pathlib import Path
 
-CITATIONS = {
-    "stop": "Morabito et al. STOP! Benchmarking Large Language Models with Sensitivity Testing "
-    "on Offensive Progressions. EMNLP 2024. arXiv:2409.13843",
-    "calm": "Gupta et al. CALM: A Multi-task Benchmark for Comprehensive Assessment of Language "
-    "Model Bias. arXiv:2308.12539",
-    "cobias": "Govil et al. COBIAS: Assessing the Contextual Reliability of Bias Benchmarks for "
-    "Language Models. WebSci 2025. arXiv:2402.14889",
-    "bbnli": "Akyurek et al. On Measuring Social Biases in Prompt-Based Multi-Task Learning. "
-    "Findings of NAACL 2022",
-    "crows_pairs": "Nangia et al. CrowS-Pairs. EMNLP 2020",
-    "bbq": "Parrish et al. BBQ: A Hand-Built Bias Benchmark for Question Answering. ACL 2022",
-    "stereoset": "Nadeem et al. StereoSet. ACL 2021",
-}
-
-
-def collection(path: str) -> str:
-    parts = path.split("/")
-    return parts[1] if parts[0] == "downstream" else parts[0]
+from biasaudit import plugin
 
 
 def url_for(entry: dict[str, str]) -> str | None:
@@ -41,24 +29,39 @@ def url_for(entry: dict[str, str]) -> str | None:
     return f"https://raw.githubusercontent.com/{repo}/{entry['commit']}/{path}"
 
 
+def refreshed(declared: dict[str, dict[str, object]], manifest: dict[str, dict[str, str]]) -> int:
+    """Update `declared` in place from `manifest`; the number of entries found there."""
+    found = 0
+    for key, entry in declared.items():
+        upstream = manifest.get(key)
+        if upstream is None:
+            continue
+        found += 1
+        entry.update(
+            url=url_for(upstream),
+            upstream=upstream["source"],
+            commit=upstream["commit"],
+            upstream_path=upstream["source_path"],
+            sha256=upstream["sha256"],
+            bytes=upstream["bytes"],
+            license=upstream["license"],
+        )
+    return found
+
+
 def main(manifest_path: str) -> None:
-    manifest = json.loads(Path(manifest_path).read_text())
-    sources = {
-        entry["file"]: {
-            "url": url_for(entry),
-            "upstream": entry["source"],
-            "commit": entry["commit"],
-            "upstream_path": entry["source_path"],
-            "sha256": entry["sha256"],
-            "bytes": entry["bytes"],
-            "license": entry["license"],
-            "citation": CITATIONS[collection(entry["file"])],
-        }
-        for entry in manifest
-    }
-    out = Path(__file__).resolve().parents[1] / "src/biasaudit/data/sources.json"
-    out.write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
-    print(f"wrote {len(sources)} pinned sources to {out}")
+    manifest = {e["file"]: e for e in json.loads(Path(manifest_path).read_text())}
+    for name, spec in plugin.discover().items():
+        if not spec.sources:
+            continue
+        package, _, resource = spec.sources.partition(":")
+        path = Path(str(files(package).joinpath(resource)))
+        declared = json.loads(path.read_text(encoding="utf-8"))
+        found = refreshed(declared, manifest)
+        path.write_text(json.dumps(declared, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+        missing = len(declared) - found
+        note = f"; {missing} not in the manifest, left as they were" if missing else ""
+        print(f"{name}: {found} pinned sources refreshed in {path}{note}")
 
 
 if __name__ == "__main__":

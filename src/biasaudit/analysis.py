@@ -25,7 +25,7 @@ from biasaudit.data import DataStore
 from biasaudit.results.schema import MetricValue, Table
 
 if TYPE_CHECKING:
-    from biasaudit.benchmarks.base import Aggregate, Benchmark
+    from biasaudit.contract import Aggregate, Benchmark
     from biasaudit.results.schema import BenchmarkResult, ModelInfo, SampleRecord
 
 

@@ -3,17 +3,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, overload
 
 from biasaudit.analysis import AnalysisResult, Context
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.contract import Benchmark
 from biasaudit.data import DataStore
 from biasaudit.errors import RunError
+from biasaudit.merging import merge as merge  # the API's merge() lives there
 from biasaudit.models.spec import validate_model
 from biasaudit.plugin import analysis, benchmark_class, get_spec
+from biasaudit.rescoring import allowed_failures, make_output_dir, rescore_benchmark
 from biasaudit.results.io import (
     SamplesWriter,
     check_samples_match,
@@ -25,10 +28,12 @@ from biasaudit.results.io import (
     write_run_config,
     write_samples,
 )
+from biasaudit.results.lock import LOCK_FILE, check_unlocked, run_lock
+from biasaudit.results.plan import plan_of_config
 from biasaudit.results.schema import SCHEMA_VERSION, BenchmarkResult, RunResult, SampleRecord
 from biasaudit.results.status import judge
 from biasaudit.runner.engine import execute
-from biasaudit.runner.runner import RunConfig, hash_sample_hashes, score_record
+from biasaudit.runner.runner import RunConfig
 from biasaudit.sampling import Selection, sample_benchmark
 
 
@@ -46,34 +51,35 @@ def build_benchmarks(
     return [benchmark_class(name).from_dict(options.get(name, {}), store, seed) for name in names]
 
 
-def _prepare_output(
+def _check_output(
     output_dir: Path | None, resume: bool, overwrite: bool, config: dict[str, Any]
 ) -> None:
+    """Refuse an output directory the run may not use, before anything is written: a file,
+    a live run's directory, a run without --resume/--overwrite, another run with --resume."""
     if output_dir is None:
         return
+    if resume and overwrite:
+        raise RunError("--resume and --overwrite contradict each other; pass one of them")
     if output_dir.exists() and not output_dir.is_dir():
         raise RunError(f"{output_dir}: not a directory")
-    if output_dir.exists() and any(output_dir.iterdir()):
-        previous = read_run_config(output_dir) if not overwrite or resume else None
-        if resume:
-            if previous is not None and previous != config:
-                changed = sorted(k for k in config if previous.get(k) != config.get(k))
-                raise RunError(
-                    f"{output_dir}: --resume with different settings than the original run "
-                    f"({', '.join(changed)})"
-                )
-        elif not overwrite:
+    check_unlocked(output_dir)
+    held = output_dir.exists() and any(p.name != LOCK_FILE for p in output_dir.iterdir())
+    if not held:
+        return
+    if resume:
+        previous = read_run_config(output_dir)
+        if previous is not None and previous != config:
+            changed = sorted(k for k in config if previous.get(k) != config.get(k))
             raise RunError(
-                f"{output_dir} already holds a run; pass --resume to continue it or "
-                f"--overwrite to replace it"
+                f"{output_dir}: --resume with different settings than the original run "
+                f"({', '.join(changed)})"
             )
-        else:
-            remove_outputs(output_dir)
-    try:
-        output_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RunError(f"{output_dir}: cannot create ({exc.strerror or exc})") from None
-    write_run_config(output_dir, config)
+    elif not overwrite:
+        read_run_config(output_dir)  # a damaged run.json is named as such
+        raise RunError(
+            f"{output_dir} already holds a run; pass --resume to continue it or "
+            f"--overwrite to replace it"
+        )
 
 
 def model_slug(model: str) -> str:
@@ -116,6 +122,13 @@ def evaluate(
         out = Path(output_dir) / model_slug(spec) if output_dir is not None else None
         results.append(evaluate_one(benchmarks, spec, output_dir=out, **kwargs))
     return results
+
+
+def _refuse_repeats(names: Sequence[str]) -> None:
+    """A benchmark named twice would run every sample twice: refuse it in one line."""
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise RunError(f"benchmark(s) named twice: {', '.join(twice)}; name each once")
 
 
 def evaluate_one(
@@ -162,6 +175,7 @@ def evaluate_one(
     names = [benchmarks] if isinstance(benchmarks, str) else list(benchmarks)
     for name in names:
         get_spec(name)
+    _refuse_repeats(names)
     store = DataStore(data_dir)
     bench_objects = build_benchmarks(names, options, store, seed)
     for bench in bench_objects:
@@ -190,22 +204,7 @@ def evaluate_one(
         run_config["samples"] = {
             n: sel.plan.model_dump(mode="json") for n, sel in selections.items()
         }
-    _prepare_output(out, resume, overwrite, run_config)
-
-    # samples.jsonl is streamed as samples finish; results.json is rewritten after each
-    # benchmark from the compact per-sample table the runner keeps.
-    writer = SamplesWriter(out) if out is not None else None
-
-    def save(run: RunResult, records: Sequence[SampleRecord]) -> None:
-        if out is None and on_progress is None:
-            return
-        judged = judge(run, records, _planned(run, names), max_failed_samples)
-        if out is not None and writer is not None:
-            writer.start()  # a benchmark with no sample still leaves a samples.jsonl
-            write_results(out, judged)
-        if on_progress is not None:
-            on_progress(judged)
-
+    _check_output(out, resume, overwrite, run_config)
     config = RunConfig(
         seed=seed,
         batch_size=batch_size,
@@ -216,22 +215,56 @@ def evaluate_one(
         progress_prefix=progress_prefix or {},
         overall=overall_bar,
     )
-    try:
+    plan = plan_of_config(run_config)
+    if out is None:
         run, records = execute(
-            bench_objects,
-            model,
-            model_args,
-            config=config,
-            cache_path=cache_path,
-            use_cache=use_cache,
-            on_progress=save,
-            on_record=writer.write if writer is not None else _discard,
-            tolerate=tolerate,
-        )
-    finally:
-        if writer is not None:
+            bench_objects, model, model_args, config=config, cache_path=cache_path,
+            use_cache=use_cache, on_record=_discard, tolerate=tolerate,
+            on_progress=(
+                (lambda r, rec: on_progress(judge(r, rec, _planned(r, names), max_failed_samples)))
+                if on_progress is not None
+                else None
+            ),
+        )  # fmt: skip
+        judged = judge(run, records, _planned(run, names), max_failed_samples)
+        return judged.model_copy(update={"plan": plan})
+    created = make_output_dir(out)
+    with run_lock(out):
+        # samples.jsonl is streamed as samples finish; results.json is rewritten after each
+        # benchmark from the compact per-sample table the runner keeps.
+        writer = SamplesWriter(out)
+        started = False
+
+        def start() -> None:
+            """The backend, the cache and a replay file opened cleanly: the run begins."""
+            nonlocal started
+            if overwrite:
+                remove_outputs(out)
+            write_run_config(out, run_config)
+            started = True
+
+        def save(run: RunResult, records: Sequence[SampleRecord]) -> None:
+            writer.start()  # a benchmark with no sample still leaves a samples.jsonl
+            judged = judge(run, records, _planned(run, names), max_failed_samples)
+            judged = judged.model_copy(update={"plan": plan})
+            write_results(out, judged)
+            if on_progress is not None:
+                on_progress(judged)
+
+        try:
+            run, records = execute(
+                bench_objects, model, model_args, config=config, cache_path=cache_path,
+                use_cache=use_cache, on_start=start, on_progress=save, on_record=writer.write,
+                tolerate=tolerate,
+            )  # fmt: skip
+        finally:
             writer.close()
-    return judge(run, records, _planned(run, names), max_failed_samples)
+            if created and not started:  # a failed start leaves nothing behind
+                (out / LOCK_FILE).unlink(missing_ok=True)
+                with contextlib.suppress(OSError):
+                    out.rmdir()
+    judged = judge(run, records, _planned(run, names), max_failed_samples)
+    return judged.model_copy(update={"plan": plan})
 
 
 def _planned(run: RunResult, names: Sequence[str]) -> list[str]:
@@ -263,36 +296,13 @@ def _check_settings(
         raise RunError(f"--max-failed-samples must be 0 or more, got {max_failed_samples}")
 
 
-def _allowed_failures(run: RunResult) -> int:
-    """The request-error threshold a recorded run was judged with (0 unless it was raised:
-    a complete run with lost samples must have allowed that many)."""
-    lost = sum(b.n_request_errors for b in run.benchmarks)
-    return lost if run.status == "complete" else 0
-
-
-def rescore_benchmark(
-    bench: Benchmark, previous: BenchmarkResult, records: list[SampleRecord], seed: int
-) -> tuple[BenchmarkResult, list[SampleRecord]]:
-    """Re-score stored exchanges with the current scoring code; provenance is kept."""
-    rescored = [
-        score_record(bench, Sample(r.sample_id, r.data, r.groups), r.exchanges) for r in records
-    ]
-    aggregate = bench.aggregate(rescored, seed)
-    result = previous.model_copy(
-        update={
-            "metrics": aggregate.metrics,
-            "tables": aggregate.tables,
-            "n_excluded": sum(1 for r in rescored if r.excluded),
-        }
-    )
-    return result, rescored
-
-
 def score(
     run_dir: str | Path, *, data_dir: str | Path | None = None, write: bool = True
 ) -> RunResult:
     """Recompute a run's results from its samples.jsonl, without a model."""
     run_path = Path(run_dir)
+    if write:
+        check_unlocked(run_path)  # a live run is appending to samples.jsonl
     run = read_results(run_path)
     records_by_bench: dict[str, list[SampleRecord]] = {}
     for record in iter_samples(run_path):
@@ -311,66 +321,12 @@ def score(
         update={"benchmarks": new_results, "schema_version": SCHEMA_VERSION}
     )
     planned = run.benchmarks_planned or [b.benchmark for b in run.benchmarks]
-    rescored_run = judge(rescored_run, all_records, planned, _allowed_failures(run))
+    rescored_run = judge(rescored_run, all_records, planned, allowed_failures(run))
     if write:
-        write_results(run_path, rescored_run)
-        write_samples(run_path, all_records)
+        with run_lock(run_path):
+            write_results(run_path, rescored_run)
+            write_samples(run_path, all_records)
     return rescored_run
-
-
-def merge(
-    run_dirs: Sequence[str | Path],
-    output_dir: str | Path,
-    *,
-    data_dir: str | Path | None = None,
-) -> RunResult:
-    """Combine the shards of one run (same model, benchmarks and options) into one run."""
-    if len(run_dirs) < 2:
-        raise RunError("merge needs at least two run directories")
-    runs = [read_results(d) for d in run_dirs]
-    first = runs[0]
-    for run_dir, run in zip(run_dirs, runs, strict=True):
-        if run.model.fingerprint != first.model.fingerprint:
-            raise RunError(f"{run_dir}: a different model than {run_dirs[0]}")
-        mine = [(b.benchmark, b.options) for b in run.benchmarks]
-        if mine != [(b.benchmark, b.options) for b in first.benchmarks]:
-            raise RunError(f"{run_dir}: different benchmarks or options than {run_dirs[0]}")
-    records: dict[str, dict[str, SampleRecord]] = {}
-    for run_dir in run_dirs:
-        for record in iter_samples(run_dir):
-            records.setdefault(record.benchmark, {})[record.sample_id] = record
-    store = DataStore(data_dir)
-    merged_results: list[BenchmarkResult] = []
-    merged_records: list[SampleRecord] = []
-    for index, previous in enumerate(first.benchmarks):
-        bench = benchmark_class(previous.benchmark).from_dict(previous.options, store, first.seed)
-        order = {s.id: i for i, s in enumerate(bench.load_samples())}
-        bench_records = sorted(
-            records.get(previous.benchmark, {}).values(),
-            key=lambda r: order.get(r.sample_id, len(order)),
-        )
-        parts = [run.benchmarks[index] for run in runs]
-        combined = previous.model_copy(
-            update={
-                "n_samples": len(bench_records),
-                "samples_hash": hash_sample_hashes([r.sample_hash for r in bench_records]),
-                "requests_sent": sum(p.requests_sent for p in parts),
-                "requests_cached": sum(p.requests_cached for p in parts),
-                "requests_failed": sum(p.requests_failed for p in parts),
-                "wall_time_s": sum(p.wall_time_s for p in parts),
-            }
-        )
-        result, rescored = rescore_benchmark(bench, combined, bench_records, first.seed)
-        merged_results.append(result)
-        merged_records.extend(rescored)
-    merged = first.model_copy(update={"benchmarks": merged_results, "shard": None})
-    planned = first.benchmarks_planned or [b.benchmark for b in first.benchmarks]
-    merged = judge(merged, merged_records, planned, _allowed_failures(first))
-    out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    write_results(out, merged)
-    write_samples(out, merged_records)
-    return merged
 
 
 def analyze(

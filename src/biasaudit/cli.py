@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import select
 import sys
 import warnings
 from collections.abc import Sequence
@@ -41,6 +43,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     from biasaudit.runner.runner import parse_shard
     from biasaudit.textfmt import format_table
 
+    if args.help_options:
+        from biasaudit.cli_data import print_options
+
+        for name in args.benchmarks:
+            print(f"{name}:")
+            print_options(name)
+        return 0
     models = args.model or ["embedded"]
     options = _parse_options(args.option, args.benchmarks)
     if args.limit is not None and args.limit >= 1 and args.sample is None:
@@ -82,6 +91,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                     f"and every level of {', '.join(plan.cover) or 'them'} is represented)"
                 )
             print(format_table(["metric", "value", "ci_low", "ci_high", "n", "excluded"], rows))
+            for m in bench.metrics:
+                if m.value is None and m.undefined_reason:
+                    print(f"  {m.name}: not measurable: {m.undefined_reason}")
     if args.output:
         where = args.output if len(models) == 1 else f"{args.output}/<model>"
         print(f"\nwrote {where}/results.json and samples.jsonl")
@@ -122,11 +134,13 @@ def _list_items(what: str) -> tuple[list[dict[str, Any]], list[str]]:
     from biasaudit import plugin
 
     if what == "benchmarks":
+        from biasaudit.cli_data import benchmark_version
+
         items = [
             {
                 "name": name,
                 "title": spec.title,
-                "version": plugin.benchmark_class(name).version,
+                "version": benchmark_version(name),
                 "analyses": sorted(spec.analyses),
             }
             for name, spec in plugin.discover().items()
@@ -162,7 +176,17 @@ def _list_items(what: str) -> tuple[list[dict[str, Any]], list[str]]:
 def cmd_list(args: argparse.Namespace) -> int:
     from biasaudit.textfmt import format_table
 
+    if args.what == "options":
+        from biasaudit.cli_data import print_options
+
+        if not args.name:
+            raise BiasauditError("list options needs a benchmark name: biasaudit list options NAME")
+        print_options(args.name, args.json)
+        return 0
+    from biasaudit.cli_data import report_plugin_problems
+
     items, columns = _list_items(args.what)
+    report_plugin_problems(args.debug)
     if args.json:
         print(json.dumps(items, indent=2))
     else:
@@ -195,26 +219,36 @@ def cmd_merge(args: argparse.Namespace) -> int:
         print(f"merged {len(args.run_dirs)} audit shards into {args.output} ({info.status})")
         return 0
 
-    run = merge(args.run_dirs, args.output, data_dir=args.data_dir)
+    run = merge(args.run_dirs, args.output, data_dir=args.data_dir, overwrite=args.overwrite)
     counts = ", ".join(f"{b.benchmark}: {b.n_samples} samples" for b in run.benchmarks)
     print(f"merged {len(args.run_dirs)} runs into {args.output} ({counts})")
+    if run.status != "complete":
+        print(
+            f"biasaudit: {run.status} merge into {args.output}: {run.status_reason}",
+            file=sys.stderr,
+        )
+        return EXIT_INCOMPLETE
     return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from biasaudit import plugin
     from biasaudit.api import build_benchmarks
     from biasaudit.data import DataStore
 
     store = DataStore(args.data_dir)
     failed = False
     for bench in build_benchmarks(args.benchmarks, None, store, 0):
-        for key in bench.data_keys():
+        # the files these options read (shared ones too), then the rest the spec declares
+        declared = plugin.spec_sources(plugin.get_spec(bench.name))
+        keys = list(dict.fromkeys([*bench.data_keys(), *sorted(declared)]))
+        for key in keys:
             store.path(key)
         samples = bench.load_samples()
         problems = bench.validate()
         status = "ok" if not problems else f"{len(problems)} problems"
         print(
-            f"{bench.name}: {len(bench.data_keys())} data files verified, "
+            f"{bench.name}: {len(keys)} data files verified, "
             f"{len(samples)} samples, prompts render: {status}"
         )
         for problem in problems[:20]:
@@ -306,11 +340,20 @@ def build_parser() -> argparse.ArgumentParser:
         "or failed (exit status 3); default 0",
     )
     run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    run.add_argument(
+        "--help-options",
+        action="store_true",
+        help="print every -O option of the benchmarks (type, default, description) and exit",
+    )
     run.set_defaults(func=cmd_run)
 
     lst = sub.add_parser("list", help="list benchmarks, analyses or backends")
-    lst.add_argument("what", choices=["benchmarks", "analyses", "backends"])
+    lst.add_argument("what", choices=["benchmarks", "analyses", "backends", "options"])
+    lst.add_argument("name", nargs="?", metavar="BENCHMARK", help="with 'options'")
     lst.add_argument("--json", action="store_true")
+    lst.add_argument(
+        "--debug", action="store_true", help="with each plug-in that failed to load, its traceback"
+    )
     lst.set_defaults(func=cmd_list)
 
     score = sub.add_parser("score", parents=[data_parent], help="re-score a run without a model")
@@ -322,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     merge.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
     merge.add_argument("--output", "-o", required=True)
+    merge.add_argument("--overwrite", action="store_true", help="replace a run already in --output")
     merge.set_defaults(func=cmd_merge)
 
     validate = sub.add_parser(
@@ -344,6 +388,12 @@ def build_parser() -> argparse.ArgumentParser:
     from biasaudit.report.cli import register as register_report
 
     register_report(sub, data_parent)
+    from biasaudit.cli_data import register as register_data
+
+    register_data(sub)
+    from biasaudit.finetune.cli import register as register_finetune
+
+    register_finetune(sub, data_parent)
     from biasaudit.audit.cli import register as register_audit
 
     register_audit(sub, data_parent)
@@ -368,12 +418,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BiasauditError as exc:
         print(f"biasaudit: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except BrokenPipeError:
+        if not _stdout_closed():
+            raise  # another pipe (e.g. to a browser) broke: not the reader of our output
+        # `biasaudit ... | head`: the reader is gone; say nothing more, exit as SIGPIPE would
+        _silence_stdout()
+        return 141
     except KeyboardInterrupt:
         print(
             "biasaudit: interrupted; cached responses are kept, rerun with --resume",
             file=sys.stderr,
         )
         return 130
+
+
+def _stdout_closed() -> bool:
+    """Whether stdout is a pipe whose reader has gone (poll reports an error on it)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (captured output)
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def _is_benchmark_command(word: str) -> bool:

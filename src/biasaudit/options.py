@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import inspect
 import json
+import re
+import math
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -38,8 +41,81 @@ def parse_options(model: type[M], options: dict[str, Any], owner: str) -> M:
                 f"unknown option '{key}' for {owner}{hint} (known: {', '.join(known) or 'none'})"
             )
     try:
-        return model.model_validate(options)
+        parsed = model.model_validate(options)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
         raise BiasauditError(f"option '{where}' for {owner}: {first['msg']}") from None
+    bad = _non_finite(parsed.model_dump(), "")
+    if bad is not None:  # -O temperature=inf / nan: a float, but no setting
+        raise BiasauditError(f"option '{bad}' for {owner}: must be a finite number")
+    return parsed
+
+
+def _type_name(annotation: Any) -> str:
+    """A readable type: ``int``, ``list[str]``, ``Literal['a', 'b']``, ``float | None``."""
+    if isinstance(annotation, type) and not getattr(annotation, "__args__", None):
+        return annotation.__name__
+    return str(annotation).replace("typing.", "").replace("NoneType", "None")
+
+
+def _comment_docs(model: type[BaseModel]) -> dict[str, str]:
+    """Field descriptions written as ``#:`` comments above the field in the class source
+    (the Sphinx convention the benchmarks' options classes use), from the model and its bases."""
+    docs: dict[str, str] = {}
+    for cls in reversed(model.__mro__):
+        try:
+            lines = inspect.getsource(cls).splitlines()
+        except (OSError, TypeError):
+            continue
+        block: list[str] = []
+        for line in lines:
+            stripped = line.strip()
+            if stripped.startswith("#:"):
+                block.append(stripped[2:].strip())
+                continue
+            name = re.match(r"(\w+)\s*:", stripped)
+            if name and block:
+                docs[name.group(1)] = " ".join(block)
+            block = []
+    return docs
+
+
+def describe_options(model: type[BaseModel]) -> list[dict[str, str]]:
+    """Every option of `model`: name, type, default (as JSON) and description (the field's
+    `description`, else its ``#:`` comment, else "(no description)")."""
+    comments = _comment_docs(model)
+    rows = []
+    for name, info in model.model_fields.items():
+        if info.is_required():
+            default = "(required)"
+        else:
+            value = info.get_default(call_default_factory=True)
+            default = json.dumps(value, default=str)
+        rows.append(
+            {
+                "name": name,
+                "type": _type_name(info.annotation),
+                "default": default,
+                "description": info.description or comments.get(name) or "(no description)",
+            }
+        )
+    return rows
+
+
+def _non_finite(value: Any, path: str) -> str | None:
+    """The dotted path of the first infinite or NaN float in `value`, else None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return path
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list | tuple)
+        else ()
+    )
+    for key, inner in items:
+        found = _non_finite(inner, f"{path}.{key}" if path else str(key))
+        if found is not None:
+            return found
+    return None

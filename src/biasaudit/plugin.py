@@ -11,78 +11,45 @@ from __future__ import annotations
 
 import difflib
 import importlib
-import importlib.metadata
-import pkgutil
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from biasaudit.benchmark_spec import BenchmarkSpec, DataSource
+from biasaudit.discovery import (
+    ENTRY_POINT_GROUP,
+    DiscoveryProblem,
+    declared_sources,
+    discover,
+    discovery_problems,
+    read_resource,
+    spec_sources,
+)
 from biasaudit.errors import UnknownNameError
-from biasaudit.suites import SuiteDecl
 
 if TYPE_CHECKING:
     from biasaudit.analysis import Analysis
-    from biasaudit.benchmarks.base import Benchmark
-
-#: Entry-point group through which other packages add benchmarks.
-ENTRY_POINT_GROUP = "biasaudit.benchmarks"
+    from biasaudit.contract import Benchmark
 
 
-class BenchmarkSpec(BaseModel):
-    """What the core needs to know about a benchmark without importing it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str
-    title: str
-    citation: str = ""
-    #: "module:Class" of the `Benchmark` subclass.
-    benchmark: str
-    #: "module:function" returning report sections (see `biasaudit.report.sections`).
-    report_view: str | None = None
-    #: analysis name -> "module:attribute" of an `Analysis`.
-    analyses: dict[str, str] = Field(default_factory=dict)
-    #: Stratification keys and the demo/quick/standard subsets an audit runs (suites.py);
-    #: None: only the `full` suite runs it.
-    suites: SuiteDecl | None = None
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "BenchmarkSpec",
+    "DataSource",
+    "DiscoveryProblem",
+    "analysis",
+    "benchmark_class",
+    "declared_sources",
+    "discover",
+    "discovery_problems",
+    "get_spec",
+    "names",
+    "read_resource",
+    "spec_sources",
+]
 
 
 def import_object(path: str) -> Any:
     module_name, _, attribute = path.partition(":")
     return getattr(importlib.import_module(module_name), attribute)
-
-
-def _spec_of(obj: Any, origin: str) -> BenchmarkSpec:
-    spec = getattr(obj, "SPEC", obj)
-    if not isinstance(spec, BenchmarkSpec):
-        raise TypeError(f"{origin} does not provide a BenchmarkSpec (SPEC)")
-    return spec
-
-
-@cache
-def discover() -> dict[str, BenchmarkSpec]:
-    """All benchmark specs: the packages under `biasaudit.benchmarks`, then entry points."""
-    import biasaudit.benchmarks as package
-
-    found: dict[str, tuple[BenchmarkSpec, str]] = {}
-
-    def add(spec: BenchmarkSpec, origin: str) -> None:
-        if spec.name in found:
-            raise ValueError(
-                f"benchmark '{spec.name}' is declared twice ({found[spec.name][1]}, {origin})"
-            )
-        found[spec.name] = (spec, origin)
-
-    for info in pkgutil.iter_modules(package.__path__):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
-        if hasattr(module, "SPEC"):
-            add(_spec_of(module, module.__name__), module.__name__)
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        add(_spec_of(entry.load(), f"entry point {entry.name}"), f"entry point {entry.value}")
-    return {name: found[name][0] for name in sorted(found)}
 
 
 def _close(name: str, known: list[str]) -> str:
@@ -99,6 +66,9 @@ def get_spec(name: str) -> BenchmarkSpec:
     specs = discover()
     if name not in specs:
         known = list(specs)
+        for problem in discovery_problems():
+            if problem.name == name:
+                raise UnknownNameError(f"benchmark '{name}': {problem.line()}")
         raise UnknownNameError(
             f"unknown benchmark '{name}'{_close(name, known)} (known: {', '.join(known)})"
         )
@@ -106,7 +76,14 @@ def get_spec(name: str) -> BenchmarkSpec:
 
 
 def benchmark_class(name: str) -> type[Benchmark]:
-    cls: type[Benchmark] = import_object(get_spec(name).benchmark)
+    """The benchmark class the spec names: "module:Class", or "package:task.yaml" (a
+    declarative multiple-choice task written in YAML, `biasaudit.declarative_yaml`)."""
+    ref = get_spec(name).benchmark
+    if ref.endswith((".yaml", ".yml")):
+        from biasaudit.declarative_yaml import yaml_benchmark
+
+        return yaml_benchmark(ref)
+    cls: type[Benchmark] = import_object(ref)
     return cls
 
 

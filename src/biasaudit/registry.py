@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 from biasaudit.errors import UnknownNameError
@@ -28,6 +30,15 @@ class Registry(Generic[T]):
             raise ValueError(f"{self.kind} '{name}' is registered twice")
         self._paths[name] = path
         self._descriptions[name] = description
+
+    @contextmanager
+    def temporarily(self, name: str, path: str, description: str = "") -> Iterator[None]:
+        """`name` registered inside the block only (a test backend, for example)."""
+        self.register(name, path, description)
+        try:
+            yield
+        finally:
+            del self._paths[name], self._descriptions[name]
 
     def names(self) -> list[str]:
         return sorted(self._paths)

@@ -32,6 +32,12 @@ class Capability(StrEnum):
     FILL_MASK = "fill_mask"
 
 
+#: How a benchmark with a closed answer set asks for answers: "free" text read by its parser
+#: (the papers' protocols), or "constrained" to exactly one of the answers
+#: (`GenerateRequest.choices`).
+AnswerMode = Literal["free", "constrained"]
+
+
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -91,16 +97,36 @@ class PseudoLoglikelihoodRequest(_Frozen):
 
 
 class GenerateRequest(_Frozen):
-    """Generate text from chat `messages` or from a raw completion `prompt` (exactly one)."""
+    """Generate text from chat `messages` or from a raw completion `prompt` (exactly one).
+
+    With `choices` (a closed answer set, ``-O answer_mode=constrained``), the backend must
+    return exactly one of them: a grammar (llama.cpp), a logits mask (hf) or the server's
+    guided choice (OpenAI-compatible); a backend that cannot constrain refuses the run.
+    """
 
     kind: Literal["generate"] = "generate"
     messages: tuple[Message, ...] | None = None
     prompt: str | None = None
     params: GenerationParams = GenerationParams()
+    choices: tuple[str, ...] | None = None
 
     def model_post_init(self, __context: Any) -> None:
         if (self.messages is None) == (self.prompt is None):
             raise ValueError("GenerateRequest needs exactly one of messages or prompt")
+        if self.choices is not None:
+            if len(self.choices) < 2 or len(set(self.choices)) != len(self.choices):
+                raise ValueError("GenerateRequest choices: at least two distinct answers")
+            if any(not c for c in self.choices):
+                raise ValueError("GenerateRequest choices: an empty answer")
+
+    @model_serializer(mode="wrap")
+    def _drop_unconstrained(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Free-text requests serialise (and hash) exactly as before `choices` existed, so
+        # caches and replay files written earlier stay valid; constrained ones hash apart.
+        data: dict[str, Any] = handler(self)
+        if self.choices is None:
+            data.pop("choices", None)
+        return data
 
 
 class ClassifyRequest(_Frozen):

@@ -9,8 +9,10 @@ server fixture, and ``request.addfinalizer`` to clean up). Mark cases that load 
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -46,7 +48,14 @@ def _openai(request: pytest.FixtureRequest) -> Backend:
     (see that module's docstring); it is stopped at the end of the session.
     """
     from biasaudit.models.llamacpp import smollm2_path
-    from integration.openai_server import start_llama_cpp_server
+
+    # tests/integration's helpers import each other as top-level modules (`from loopback
+    # import free_port`); put their folder on sys.path so this works when tests/conformance
+    # runs on its own, and import the module under the same name the integration tests use.
+    integration = str(Path(__file__).resolve().parents[1] / "integration")
+    if integration not in sys.path:
+        sys.path.insert(0, integration)
+    from openai_server import start_llama_cpp_server
 
     stack = contextlib.ExitStack()
     request.addfinalizer(stack.close)

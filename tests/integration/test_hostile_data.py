@@ -102,13 +102,19 @@ TARGETS: dict[str, tuple[str, list[str], str, list[tuple[str, bytes | str]]]] = 
             ("short row (L7)", STATEMENTS + b"9\n"),
             ("header only", b"id,sentence,target_term,context_points\n"),
             ("unclosed quote", b'id,sentence\n1,"The man\n'),
+            ("empty sentence (M5)", b"id,sentence,target_term,context_points\n1,,man,x\n"),
         ],
     ),
     "cobias contexts": (
         "cobias",
         ["dataset=STATEMENTS", "contexts=FILE"],
         "contexts.jsonl",
-        [*COMMON, *JSONL_CASES, ("other ids", b'{"id": "77", "versions": ["x"]}\n')],
+        [
+            *COMMON,
+            *JSONL_CASES,
+            ("other ids", b'{"id": "77", "versions": ["x"]}\n'),
+            ("no versions (M5)", b'{"id": "1", "versions": []}\n'),
+        ],
     ),
     "cobias contexts folder": (
         "cobias",

@@ -119,7 +119,7 @@ def test_garbage_replay_files(
         capsys,
     )
     assert f"{replay}:2" in line or str(replay) in line
-    assert not (out / "results.json").exists()
+    assert not out.exists()  # not even a run.json: the corrected command needs no flag (L1)
 
 
 def _bad_utf8_samples(run: Path) -> None:
@@ -179,5 +179,8 @@ def test_run_with_a_damaged_cache_file(
 ) -> None:
     cache = tmp_path / "cache.sqlite"
     damage(cache)
-    line = one_line_error(replay_run(reference_run, tmp_path / "o", "--cache", str(cache)), capsys)
+    out = tmp_path / "o"
+    line = one_line_error(replay_run(reference_run, out, "--cache", str(cache)), capsys)
     assert str(cache) in line and "move it aside" in line
+    assert not out.exists()  # a failed start leaves nothing behind (L1)
+    assert main(replay_run(reference_run, out, "--no-cache")) == 0  # the corrected command

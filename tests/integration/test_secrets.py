@@ -7,12 +7,17 @@ its report and the process output are then searched byte by byte for the key.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from fake_openai import FakeOpenAI
+
+from biasaudit.models.openai_http import MAX_ERROR_CHARS, MIN_SECRET_PREFIX, make_redactor
 
 MARKER = "sk-BIASAUDITMARKER7f3a9e0c"
 
@@ -48,3 +53,58 @@ def test_an_echoed_key_is_redacted_from_every_artefact(tmp_path: Path, data_dir:
     assert (tmp_path / "report.html").is_file() and cache.is_file()
     assert files_holding(tmp_path, MARKER.encode()) == []
     assert not any(MARKER.encode() in o for o in outputs)
+
+
+#: Characters of the error message before the quoted header, so that a cut after
+#: MAX_ERROR_CHARS characters goes through the key, 12 characters in (audit round 3, H3).
+PAD = "x" * (MAX_ERROR_CHARS - len("Bearer ") - 12)
+
+
+def _json_error(auth: str) -> bytes:
+    return json.dumps({"error": {"message": f"{PAD}Bearer {auth[7:]} was refused"}}).encode()
+
+
+def _text_error(auth: str) -> bytes:
+    return f"{PAD}{auth} was refused".encode()
+
+
+@pytest.mark.parametrize("when", ["start-up", "mid-run"])
+@pytest.mark.parametrize("body", [_json_error, _text_error], ids=["json", "text"])
+def test_a_key_cut_by_the_error_length_limit_is_still_redacted(
+    when: str, body: Callable[[str], bytes], tmp_path: Path, data_dir: Path
+) -> None:
+    """A 500 whose body quotes the key where the 300-character cut crosses it: no run of 8
+    or more of the key's first characters reaches the run directory, the cache, the
+    report or the process output."""
+    env = {**os.environ, "OPENAI_API_KEY": MARKER, "BIASAUDIT_CACHE_DIR": str(tmp_path / "c")}
+    out, cache = tmp_path / "run", tmp_path / "cache.sqlite"
+    with FakeOpenAI() as server:
+        server.error_body = body
+        server.fail_after = 0 if when == "start-up" else 2  # the probe's 2 POSTs pass
+        done = biasaudit(
+            "run", "stop", "-m", f"openai:m@{server.base_url}", "--limit", "2", "--quiet",
+            "--data-dir", str(data_dir), "-o", str(out), "--cache", str(cache),
+            "-M", "max_retries=0", env=env,
+        )  # fmt: skip
+    outputs = [done.stdout, done.stderr]
+    if when == "start-up":
+        assert done.returncode == 2 and not out.exists()
+        assert b"***" in done.stderr  # the quoted key was there, redacted
+    else:
+        assert done.returncode == 3, done.stderr.decode()
+        assert "***" in (out / "samples.jsonl").read_text()
+        report = biasaudit("report", str(out), "-o", str(tmp_path / "report.html"), env=env)
+        outputs += [report.stdout, report.stderr]
+        assert (tmp_path / "report.html").is_file()
+    prefix = MARKER[:MIN_SECRET_PREFIX].encode()
+    assert files_holding(tmp_path, prefix) == []
+    assert not any(prefix in o for o in outputs)
+
+
+def test_the_redactor_blanks_the_key_and_its_long_prefixes() -> None:
+    redact = make_redactor(MARKER)
+    assert redact(f"a {MARKER} b") == "a *** b"
+    assert redact(f"cut: {MARKER[:8]}") == "cut: ***"  # 8 characters: blanked
+    assert redact(f"cut: {MARKER[:7]}") == f"cut: {MARKER[:7]}"  # 7: too short to be the key
+    assert redact(f"{MARKER[:12]}XYZ {MARKER}") == "***XYZ ***"
+    assert make_redactor("short")("a short b") == "a *** b"

@@ -1,7 +1,8 @@
 """Benchmarks: one self-describing package each (see `biasaudit.plugin` and
 docs/adding-a-benchmark.md). This module is the public plug-in API for benchmark authors."""
 
-from biasaudit.benchmarks.base import (
+from biasaudit.benchmark_spec import BenchmarkSpec, DataSource
+from biasaudit.contract import (
     Aggregate,
     Benchmark,
     BenchmarkOptions,
@@ -10,13 +11,13 @@ from biasaudit.benchmarks.base import (
     SampleScore,
 )
 from biasaudit.metrics.frame import MetricSpec
-from biasaudit.plugin import BenchmarkSpec
 
 __all__ = [
     "Aggregate",
     "Benchmark",
     "BenchmarkOptions",
     "BenchmarkSpec",
+    "DataSource",
     "Job",
     "MetricSpec",
     "Sample",

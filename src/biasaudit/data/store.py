@@ -2,6 +2,8 @@
 
 Every dataset file the toolkit reads is a `PinnedSource` (URL at an upstream commit, sha256,
 licence, citation), keyed by its path in the mirror layout (e.g. ``stop/STOP-full.json``).
+Benchmarks declare their own files (`BenchmarkSpec.sources`, a JSON file in the benchmark's
+package); the store reads the declarations of every discovered benchmark.
 
 `DataStore.path(key)` returns a verified local file:
 - with a data dir (``--data-dir`` or ``BIASAUDIT_DATA_DIR``) the file is read from that offline
@@ -14,51 +16,29 @@ Either way the sha256 must match. A mismatch is an error, never a silent re-down
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import tempfile
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
-from functools import cache
-from importlib.resources import files
 from pathlib import Path
 
+from biasaudit.benchmark_spec import DataSource
 from biasaudit.errors import DataError
 
 DATA_DIR_ENV = "BIASAUDIT_DATA_DIR"
 CACHE_DIR_ENV = "BIASAUDIT_CACHE_DIR"
 
 
-@dataclass(frozen=True)
-class PinnedSource:
-    key: str
-    url: str | None
-    upstream: str
-    commit: str
-    upstream_path: str
-    sha256: str
-    license: str
-    citation: str
+#: A pinned file (declared by a benchmark's spec: `BenchmarkSpec.sources`).
+PinnedSource = DataSource
 
 
-@cache
 def _load_sources() -> dict[str, PinnedSource]:
-    raw = json.loads(files("biasaudit.data").joinpath("sources.json").read_text())
-    return {
-        key: PinnedSource(
-            key=key,
-            url=entry["url"],
-            upstream=entry["upstream"],
-            commit=entry["commit"],
-            upstream_path=entry["upstream_path"],
-            sha256=entry["sha256"],
-            license=entry["license"],
-            citation=entry["citation"],
-        )
-        for key, entry in raw.items()
-    }
+    """Every pinned file the discovered benchmarks declare, by key."""
+    from biasaudit.discovery import declared_sources
+
+    return declared_sources()
 
 
 def all_sources() -> list[PinnedSource]:
@@ -69,7 +49,10 @@ def get_source(key: str) -> PinnedSource:
     try:
         return _load_sources()[key]
     except KeyError:
-        raise DataError(f"no pinned data source '{key}'") from None
+        raise DataError(
+            f"no pinned data source '{key}' (no installed benchmark declares it in its "
+            f"spec's sources)"
+        ) from None
 
 
 def sha256_file(path: Path) -> str:
@@ -93,9 +76,11 @@ class DataStore:
         data_dir: str | Path | None = None,
         cache_dir: str | Path | None = None,
         download_timeout: float = 60.0,
+        use_mirror: bool = True,
     ) -> None:
-        env_dir = os.environ.get(DATA_DIR_ENV)
-        chosen = data_dir if data_dir is not None else env_dir
+        """`use_mirror=False` ignores any data dir and always uses the download cache."""
+        env_dir = os.environ.get(DATA_DIR_ENV) if use_mirror else None
+        chosen = data_dir if data_dir is not None and use_mirror else env_dir
         self.data_dir = Path(chosen).expanduser() if chosen else None
         if self.data_dir is not None and not self.data_dir.is_dir():
             raise DataError(f"data dir {self.data_dir} does not exist or is not a directory")

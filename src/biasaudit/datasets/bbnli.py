@@ -33,7 +33,7 @@ from typing import Any, Literal, Protocol
 
 from biasaudit.errors import DataError
 
-#: Pinned keys (src/biasaudit/data/sources.json), in the authors' directory order.
+#: Pinned keys (the bbnli folder's sources.json), in the authors' directory order.
 FILE_KEYS: tuple[str, ...] = (
     "bbnli/gender/man_is_to_breadwinner.json",
     "bbnli/gender/man_is_to_programmer.json",
@@ -200,6 +200,7 @@ def expand(file: str, raw: Any) -> list[BbnliRow]:
     combos = list(itertools.product(*data.values()))
     seen: set[tuple[Any, ...]] = set()
     rows: list[BbnliRow] = []
+    position = -1
     for ind, premise in enumerate(inp["premise"]):
         for combo_index, combo in enumerate(combos):
             for rendering in ("pro", "anti"):
@@ -234,14 +235,17 @@ def expand(file: str, raw: Any) -> list[BbnliRow]:
                         bias,
                         inp["reference"][ind],
                     )
+                    # the authors' Index: the row's position before drop_duplicates
+                    # (json2csv.py: drop_duplicates() then reset_index(), which keeps it)
+                    position += 1
                     if columns in seen:
                         continue
                     seen.add(columns)
                     audit = htype != "test"
                     rows.append(
                         BbnliRow(
-                            sample_id=f"{stem}-{len(rows):04d}",
-                            index=len(rows),
+                            sample_id=f"{stem}-{position:04d}",
+                            index=position,
                             file=file,
                             domain=str(inp["domain"]),
                             name=name,

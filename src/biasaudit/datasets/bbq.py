@@ -96,6 +96,9 @@ class BBQItem(BaseModel):
     target_loc: int | None
     #: Extension (not in the rows): "name" for proper-name proxies, "label" otherwise (R script).
     label_type: str | None = None
+    #: How many metadata rows the authors' R merge gives this row (2 for the 64 Gender_identity
+    #: Q12 rows: two template variants), i.e. how often BBQ_calculate_bias_score.R counts it.
+    r_rows: int = 1
 
     @property
     def unknown_loc(self) -> int:
@@ -226,6 +229,7 @@ def _with_targets(rows: Sequence[RawBBQRow], metas: Sequence[TargetMeta]) -> lis
                 **{f: getattr(row, f) for f in row.__slots__},
                 target_loc=targets.pop() if len(targets) == 1 else None,
                 label_type=label_types.pop() if len(label_types) == 1 else None,
+                r_rows=len(found),
             )
         )
     return out

@@ -277,7 +277,8 @@ def _resolve(
                 names = ", ".join((column.name, *column.aliases))
                 raise DataError(
                     f"{path}: missing column '{column.name}' (looked for {names}); columns: "
-                    f"{', '.join(header)}; map it with columns={{'{column.name}': NAME}}"
+                    f"{', '.join(repr(h)[1:-1] for h in header)}; map it with "
+                    f"columns={{'{column.name}': NAME}}"
                 )
     return found
 

@@ -111,6 +111,37 @@ def sentiment_label(value: Any, policy: LabelPolicy | None = None) -> str:
     raise LabelError(f"unknown sentiment label {value!r} (expected Positive/Neutral/Negative/0-2)")
 
 
+#: The order an auditor most often means; shown in the hint, never applied silently.
+SENTIMENT_HINT = '{"0": "negative", "1": "neutral", "2": "positive"}'
+
+
+def check_sentiment_names(names: dict[str, str] | None) -> dict[str, str] | None:
+    """Validate a `sentiment_names` map: ids 0/1/2 onto distinct sentiment names."""
+    if names is None:
+        return None
+    bad_keys = sorted(set(names) - {"0", "1", "2"})
+    if bad_keys:
+        raise ValueError(f"sentiment_names: id {bad_keys[0]!r} is not 0, 1 or 2")
+    for key, value in names.items():
+        if value not in SENTIMENTS:
+            raise ValueError(f"sentiment_names: {key!r} -> {value!r} is not one of {SENTIMENTS}")
+    if len(set(names.values())) != len(names):
+        raise ValueError("sentiment_names: two ids map onto the same sentiment")
+    return names
+
+
+def unnamed_sentiment_ids(labels: set[str]) -> str | None:
+    """The one-line reason a sentiment file cannot be scored (numeric ids without names)."""
+    ids = sorted(label for label in labels if label in {"0", "1", "2"})
+    if not ids:
+        return None
+    return (
+        f"sentiment labels {'/'.join(ids)} are numeric ids the paper never names; say which "
+        f"is which with sentiment_names, e.g. sentiment_names='{SENTIMENT_HINT}' (check the "
+        "order against the data)"
+    )
+
+
 _EMPTY_LIST = {"", "[]", "none", "n/a", "na", "no", "nan", "null"}
 
 

@@ -6,12 +6,15 @@ aggregation turns that into None with a reason).
 """
 
 from biasaudit.metrics.bootstrap import bootstrap_ci, bootstrap_index_ci
+from biasaudit.metrics.contrasts import REST, Contrast
 from biasaudit.metrics.frame import MetricSpec, frame, metric_from_statistic, sample_key
 from biasaudit.metrics.grouped import OUTCOMES, grouped_mean, outcome_rates
 from biasaudit.metrics.permutation import PermutationNull, permutation_floor, permutation_null
 
 __all__ = [
     "OUTCOMES",
+    "REST",
+    "Contrast",
     "MetricSpec",
     "PermutationNull",
     "bootstrap_ci",

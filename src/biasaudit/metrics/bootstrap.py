@@ -139,3 +139,48 @@ def bootstrap_index_ci(
         clusters=clusters,
         strata=strata,
     )
+
+
+def bootstrap_difference_ci(
+    values: Sequence[float] | npt.NDArray[np.float64],
+    in_a: Sequence[bool],
+    *,
+    seed: int,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    clusters: Sequence[str] | None = None,
+    strata: Sequence[str] | None = None,
+) -> tuple[float | None, float | None]:
+    """Percentile bootstrap CI of mean(a) - mean(b), b being the values not in a.
+
+    Without clusters the two groups are resampled separately (within `strata`): the
+    two-sample bootstrap, which keeps both group sizes (Efron & Tibshirani 1993, §8.3). With
+    clusters whole clusters are resampled (a cluster may hold both groups, e.g. a pair), and
+    a resample missing either group is dropped; more than 10 % such resamples, or fewer than
+    two units, give (None, None).
+    """
+    data = np.asarray(values, dtype=np.float64)
+    side = np.asarray(in_a, dtype=bool)
+    if side.size != data.size:
+        raise ValueError("in_a must have one flag per value")
+    if clusters is None:
+        stratum = list(strata) if strata is not None else [""] * data.size
+        strata = [f"{s}\x1f{int(a)}" for s, a in zip(stratum, side, strict=True)]
+    units = _units(data.size, clusters, strata)
+    if sum(len(s) for s in units) < 2:
+        return None, None
+    totals = np.zeros((4, n_resamples))
+    for stratum_units, picks in zip(units, _draws(units, n_resamples, seed), strict=True):
+        per_unit = np.array(
+            [
+                [data[m][side[m]].sum(), side[m].sum(), data[m][~side[m]].sum(), (~side[m]).sum()]
+                for m in stratum_units
+            ],
+            dtype=np.float64,
+        )
+        totals += per_unit[picks].sum(axis=1).T
+    defined = (totals[1] > 0) & (totals[3] > 0)
+    if defined.mean() < 0.9:
+        return None, None
+    diff = totals[0][defined] / totals[1][defined] - totals[2][defined] / totals[3][defined]
+    return _percentiles(diff, level)

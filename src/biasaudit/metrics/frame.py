@@ -4,8 +4,16 @@ A benchmark declares `MetricSpec`s (which per-sample score, which statistic, whi
 which clusters and strata the bootstrap respects); `frame` computes each one into a
 `MetricValue` that records that definition, the fairlearn `MetricFrame` design with
 inspect_ai's recorded metric definitions. Statistics that are not per-sample means are
-computed by the benchmark (`Benchmark.extra_metrics`) through `metric_from_statistic`,
-which uses the same bootstrap.
+computed by the benchmark (`Benchmark.extra_metrics`) through `metric_from_statistic`
+(metrics/statistic.py), which uses the same bootstrap.
+
+The statistical rules live in their own modules and are summarised in docs/statistics.md:
+which interval (Wilson for proportions of independent samples, else the percentile
+bootstrap; none when zero-width or excluding the estimate): `intervals`; which labels a
+noise floor shuffles (whole `permute_within` blocks or clusters when the breakdown is
+constant within them, so a nested breakdown no longer gets floor = gap, p = 1): `floors`;
+signed contrasts mean(a) - mean(b) declared as `MetricSpec(contrasts=[Contrast(...)])`:
+`contrasts`.
 
 Undefined values: the formula functions raise or return None; aggregation reports None with
 `undefined_reason` and never an ideal value for empty input.
@@ -13,19 +21,28 @@ Undefined values: the formula functions raise or return None; aggregation report
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from biasaudit.metrics.bootstrap import bootstrap_ci, bootstrap_index_ci
+from biasaudit.metrics.contrasts import Contrast, contrast_value
+from biasaudit.metrics.floors import Design, permutation_design
 from biasaudit.metrics.grouped import outcome_rates
-from biasaudit.metrics.permutation import PermutationNull, permutation_null
+from biasaudit.metrics.intervals import Interval, mean_interval
+from biasaudit.metrics.keys import gap_ratio, sample_key
+from biasaudit.metrics.permutation import (
+    GapStatistic,
+    PermutationNull,
+    max_minus_min,
+    permutation_null,
+)
 from biasaudit.results.schema import (
     Breakdown,
     CIInfo,
+    ContrastValue,
     GroupValue,
     MetricValue,
     NoiseFloor,
@@ -65,20 +82,14 @@ class MetricSpec(BaseModel):
     n_resamples: int = 1000
     n_permutations: int = 1000
     level: float = 0.95
+    #: Signed contrasts mean(a) - mean(b) between two groups of a key (metrics/contrasts.py).
+    contrasts: list[Contrast] = Field(default_factory=list)
 
-
-def sample_key(record: SampleRecord, key: str) -> str:
-    """A grouping / cluster / stratum label: from the sample's groups, else its data.
-
-    ``"a+b"`` is the combination of two keys, labelled ``"<a>/<b>"``.
-    """
-    if "+" in key:
-        return "/".join(sample_key(record, part) for part in key.split("+"))
-    if key in record.groups:
-        return record.groups[key]
-    if key in record.data:
-        return str(record.data[key])
-    raise KeyError(f"sample {record.sample_id} has no group or data field '{key}'")
+    def keys(self) -> list[str]:
+        """The keys whose labels the metric reads (breakdowns, contrasts, design; not `where`)."""
+        design = (self.cluster_by, self.stratify_by, self.permute_within)
+        used = [*self.group_by, *(c.by for c in self.contrasts), *(k for k in design if k)]
+        return list(dict.fromkeys(used))
 
 
 def _score(record: SampleRecord, spec: MetricSpec) -> float | None:
@@ -98,13 +109,16 @@ def _outcomes(record: SampleRecord, spec: MetricSpec, value: float | None) -> li
     return list(record.outcomes)
 
 
-def ci_info(spec: MetricSpec) -> CIInfo:
+def ci_info(spec: MetricSpec, interval: Interval | None = None) -> CIInfo:
+    """The record of how the metric's interval was computed (intervals.py's rule)."""
+    method = interval.method if interval is not None else "bootstrap"
     return CIInfo(
-        method="bootstrap",
-        n_resamples=spec.n_resamples,
+        method=method,
+        n_resamples=spec.n_resamples if method == "bootstrap" else None,
         level=spec.level,
         cluster_by=spec.cluster_by,
         stratify_by=spec.stratify_by,
+        unavailable_reason=interval.reason if interval is not None else None,
     )
 
 
@@ -129,8 +143,7 @@ class _Columns:
 
 def _columns(records: Iterable[SampleRecord], spec: MetricSpec) -> _Columns:
     """Scores, group / cluster / stratum labels and outcomes of the records `spec` counts."""
-    optional = (spec.cluster_by, spec.stratify_by, spec.permute_within)
-    keys = list(dict.fromkeys([*spec.group_by, *(k for k in optional if k is not None)]))
+    keys = spec.keys()
     cols = _Columns(
         labels={key: [] for key in keys},
         member_outcomes={by: {} for by in spec.group_by},
@@ -159,31 +172,31 @@ def _mean_ci(
     strata: Sequence[str] | None,
     spec: MetricSpec,
     seed: int,
-) -> tuple[float | None, float | None]:
-    return bootstrap_ci(
-        np.asarray(values, dtype=np.float64),
+) -> Interval:
+    return mean_interval(
+        values,
+        clusters=clusters,
+        strata=strata,
         seed=seed,
         n_resamples=spec.n_resamples,
         level=spec.level,
-        clusters=clusters,
-        strata=strata,
     )
 
 
-def _gap_ratio(groups: Sequence[GroupValue]) -> tuple[float | None, float | None]:
-    present = [g.value for g in groups if g.value is not None]
-    if len(present) < 2:
-        return None, None
-    gap = max(present) - min(present)
-    ratio = min(present) / max(present) if max(present) > 0 else None
-    return gap, ratio
+def _group_method(interval: Interval, n: int, overall: Interval) -> str | None:
+    """A group's `ci_method`: None when it is the metric's, else the method or why none."""
+    if interval.reason is not None:
+        return f"none: {interval.reason}" if n else None
+    return None if interval.method == overall.method else interval.method
 
 
 def _subset(labels: list[str] | None, members: Sequence[int]) -> list[str] | None:
     return None if labels is None else [labels[i] for i in members]
 
 
-def _breakdown(by: str, cols: _Columns, spec: MetricSpec, seed: int) -> Breakdown:
+def _breakdown(
+    by: str, cols: _Columns, spec: MetricSpec, seed: int, overall: Interval
+) -> Breakdown:
     labels = cols.labels[by]
     clusters, strata = cols.of(spec.cluster_by), cols.of(spec.stratify_by)
     members_outcomes = cols.member_outcomes[by]
@@ -191,39 +204,92 @@ def _breakdown(by: str, cols: _Columns, spec: MetricSpec, seed: int) -> Breakdow
     for group in sorted(set(labels) | members_outcomes.keys()):
         members = [i for i, label in enumerate(labels) if label == group]
         part = [cols.values[i] for i in members]
-        low, high = _mean_ci(part, _subset(clusters, members), _subset(strata, members), spec, seed)
+        ci = _mean_ci(part, _subset(clusters, members), _subset(strata, members), spec, seed)
         groups.append(
             GroupValue(
                 group=group,
                 value=float(np.mean(part)) if part else None,
                 n=len(part),
-                ci_low=low,
-                ci_high=high,
+                ci_low=ci.low,
+                ci_high=ci.high,
                 outcome_rates=outcome_rates(members_outcomes.get(group, [])),
+                ci_method=_group_method(ci, len(part), overall),
             )
         )
-    gap, ratio = _gap_ratio(groups)
-    floor = None
-    # Shuffling labels within the very grouping they label changes nothing: no floor there.
-    if spec.noise_floor and gap is not None and by != spec.permute_within:
-        null = permutation_null(
-            cols.values,
-            labels,
-            seed=seed,
-            strata=cols.of(spec.permute_within),
-            n_permutations=spec.n_permutations,
-        )
-        floor = noise_floor(null, spec.permute_within)
-    return Breakdown(by=by, groups=groups, gap=gap, ratio=ratio, noise_floor=floor)
+    gap, ratio = gap_ratio(groups)
+    floor, reason = None, None
+    if spec.noise_floor and gap is not None:
+        floor, reason = _floor(cols.values, labels, cols, spec, seed)
+    return Breakdown(
+        by=by, groups=groups, gap=gap, ratio=ratio, noise_floor=floor, noise_floor_reason=reason
+    )
 
 
-def noise_floor(null: PermutationNull | None, within: str | None) -> NoiseFloor | None:
+def permutation_design_of(labels: Sequence[str], cols: _Columns, spec: MetricSpec) -> Design:
+    """The permutation design `spec` implies for a breakdown with these `labels`."""
+    return permutation_design(
+        labels,
+        within=spec.permute_within,
+        blocks=cols.of(spec.permute_within),
+        cluster=spec.cluster_by,
+        clusters=cols.of(spec.cluster_by),
+    )
+
+
+def _floor(
+    values: Sequence[float],
+    labels: Sequence[str],
+    cols: _Columns,
+    spec: MetricSpec,
+    seed: int,
+    statistic: GapStatistic = max_minus_min,
+) -> tuple[NoiseFloor | None, str | None]:
+    """The permutation floor of a gap over `labels` (a floor, or None and why)."""
+    design = permutation_design_of(labels, cols, spec)
+    if design.reason is not None:
+        return None, design.reason
+    null = permutation_null(
+        values,
+        labels,
+        seed=seed,
+        strata=design.strata,
+        units=design.units,
+        n_permutations=spec.n_permutations,
+        statistic=statistic,
+    )
+    return noise_floor(null, design.within, design.unit), None
+
+
+def _contrast(contrast: Contrast, cols: _Columns, spec: MetricSpec, seed: int) -> ContrastValue:
+    def floor_of(
+        values: list[float], sides: list[str], kept: list[int]
+    ) -> tuple[NoiseFloor | None, str | None]:
+        part = _Columns(labels={k: [v[i] for i in kept] for k, v in cols.labels.items()})
+        return _floor(values, sides, part, spec, seed)
+
+    return contrast_value(
+        contrast,
+        cols.values,
+        cols.labels[contrast.by],
+        clusters=cols.of(spec.cluster_by),
+        strata=cols.of(spec.stratify_by),
+        floor_of=floor_of if spec.noise_floor else None,
+        seed=seed,
+        n_resamples=spec.n_resamples,
+        level=spec.level,
+    )
+
+
+def noise_floor(
+    null: PermutationNull | None, within: str | None, unit: str | None = None
+) -> NoiseFloor | None:
     """The schema's record of a permutation null (None stays None)."""
     if null is None:
         return None
     return NoiseFloor(
         n_permutations=null.n_permutations,
         permuted_within=within,
+        permuted_unit=unit,
         observed=null.observed,
         null_mean=null.null_mean,
         null_p95=null.null_p95,
@@ -234,10 +300,11 @@ def noise_floor(null: PermutationNull | None, within: str | None) -> NoiseFloor 
 def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> MetricValue:
     """Compute a declared metric over scored sample records.
 
-    The value is the mean of the per-sample score over samples that have one; the CI is a
-    percentile bootstrap resampling what the spec says (clusters within strata); each
-    breakdown gives the per-group means with CIs, max - min gap and min / max ratio, and,
-    when asked, the permutation noise floor of that gap.
+    The value is the mean of the per-sample score over samples that have one; the CI follows
+    `intervals.mean_interval` (Wilson, or a bootstrap resampling what the spec says:
+    clusters within strata); each breakdown gives the per-group means with CIs, max - min
+    gap and min / max ratio, and, when asked, the permutation noise floor of that gap
+    (`floors`); each declared contrast gives mean(a) - mean(b) with CI and floor.
 
     `records` is read once, in order (it may be a lazy sequence: runner/compact.py); what
     the metric needs is taken from each record as columns (scores, labels, outcomes).
@@ -245,15 +312,16 @@ def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> Metri
     cols = _columns(records, spec)
     values = cols.values
     clusters, strata = cols.of(spec.cluster_by), cols.of(spec.stratify_by)
-    low, high = _mean_ci(values, clusters, strata, spec, seed)
-    breakdowns = [_breakdown(by, cols, spec, seed) for by in spec.group_by]
+    ci = _mean_ci(values, clusters, strata, spec, seed)
+    breakdowns = [_breakdown(by, cols, spec, seed, ci) for by in spec.group_by]
+    contrasts = [_contrast(contrast, cols, spec, seed) for contrast in spec.contrasts]
     return MetricValue(
         name=spec.name,
         value=float(np.mean(values)) if values else None,
         n=len(values),
-        ci_low=low,
-        ci_high=high,
-        ci=ci_info(spec),
+        ci_low=ci.low,
+        ci_high=ci.high,
+        ci=ci_info(spec, ci if values else None),
         description=spec.description,
         higher_is_better=spec.higher_is_better,
         score_key=spec.score,
@@ -262,108 +330,14 @@ def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> Metri
         where=dict(spec.where),
         include_excluded=spec.include_excluded,
         breakdowns=breakdowns,
+        contrasts=contrasts,
         outcome_rates=outcome_rates(cols.outcomes),
         n_excluded=cols.n_chosen - len(values),
         undefined_reason=None if values else "no sample has this score",
     )
 
 
-def metric_from_statistic(
-    name: str,
-    records: Iterable[SampleRecord],
-    statistic: Callable[[Sequence[int]], float | None],
-    *,
-    seed: int,
-    statistic_name: str,
-    group_by: Sequence[str] = (),
-    cluster_by: str | None = None,
-    stratify_by: str | None = None,
-    n_resamples: int = 1000,
-    level: float = 0.95,
-    description: str = "",
-    higher_is_better: bool | None = None,
-    reference: str = "",
-    n_excluded: int = 0,
-    group_ci: bool = False,
-) -> MetricValue:
-    """A metric whose statistic is a function of a set of record indices (not a mean).
+# Re-exported: benchmarks import these from here.
+from biasaudit.metrics.statistic import metric_from_statistic  # noqa: E402
 
-    The CI resamples indices through the same bootstrap as `frame` (clusters within strata).
-    Breakdowns evaluate the statistic on each group's indices (with a CI if `group_ci`).
-    Outcome rates are over every outcome of `records` (overall and per group), as `frame`'s.
-    `records` is read once, in order (it may be a lazy sequence).
-    """
-    keys = list(dict.fromkeys([*group_by, *(k for k in (cluster_by, stratify_by) if k)]))
-    labels_of: dict[str, list[str]] = {key: [] for key in keys}
-    outcomes_of: list[list[str]] = []
-    for record in records:
-        outcomes_of.append(record.outcomes)
-        for key in keys:
-            labels_of[key].append(sample_key(record, key))
-    n = len(outcomes_of)
-    everything = list(range(n))
-    clusters = labels_of[cluster_by] if cluster_by else None
-    strata = labels_of[stratify_by] if stratify_by else None
-    low, high = bootstrap_index_ci(
-        n,
-        statistic,
-        seed=seed,
-        n_resamples=n_resamples,
-        level=level,
-        clusters=clusters,
-        strata=strata,
-    )
-    breakdowns = []
-    for by in group_by:
-        labels = labels_of[by]
-        groups = []
-        for group in sorted(set(labels)):
-            members = [i for i in everything if labels[i] == group]
-            g_low: float | None = None
-            g_high: float | None = None
-            if group_ci:
-                g_low, g_high = bootstrap_index_ci(
-                    len(members),
-                    lambda idx, m=members: statistic([m[i] for i in idx]),  # type: ignore[misc]
-                    seed=seed,
-                    n_resamples=n_resamples,
-                    level=level,
-                    clusters=[clusters[i] for i in members] if clusters else None,
-                    strata=[strata[i] for i in members] if strata else None,
-                )
-            groups.append(
-                GroupValue(
-                    group=group,
-                    value=statistic(members),
-                    n=len(members),
-                    ci_low=g_low,
-                    ci_high=g_high,
-                    outcome_rates=outcome_rates([o for i in members for o in outcomes_of[i]]),
-                )
-            )
-        gap, ratio = _gap_ratio(groups)
-        breakdowns.append(Breakdown(by=by, groups=groups, gap=gap, ratio=ratio))
-    value = statistic(everything) if n else None
-    return MetricValue(
-        name=name,
-        value=value,
-        n=n,
-        ci_low=low,
-        ci_high=high,
-        ci=CIInfo(
-            method="bootstrap",
-            n_resamples=n_resamples,
-            level=level,
-            cluster_by=cluster_by,
-            stratify_by=stratify_by,
-        ),
-        description=description,
-        higher_is_better=higher_is_better,
-        score_key=None,
-        statistic=statistic_name,
-        reference=reference,
-        breakdowns=breakdowns,
-        outcome_rates=outcome_rates([o for outcomes in outcomes_of for o in outcomes]),
-        n_excluded=n_excluded,
-        undefined_reason=None if value is not None else "the statistic is undefined here",
-    )
+__all__ = ["MetricSpec", "ci_info", "frame", "metric_from_statistic", "noise_floor", "sample_key"]

@@ -59,13 +59,16 @@ def permutation_null(
     *,
     seed: int,
     strata: Sequence[str] | None = None,
+    units: Sequence[str] | None = None,
     n_permutations: int = 1000,
     statistic: GapStatistic = max_minus_min,
 ) -> PermutationNull | None:
     """The null distribution of a between-group gap statistic, by shuffling group labels.
 
     `strata` restricts shuffling to within each stratum (e.g. a template, so a name's group
-    moves only between prompts of the same template). None when fewer than two groups.
+    moves only between prompts of the same template). `units` moves the label of a whole
+    unit at once (every sample of a unit keeps one label: a cluster, or a whole block whose
+    label is constant); a unit must lie in one stratum. None when fewer than two groups.
     """
     data = np.asarray(values, dtype=np.float64)
     if data.size != len(groups):
@@ -76,19 +79,20 @@ def permutation_null(
     code = {name: i for i, name in enumerate(names)}
     labels = np.array([code[g] for g in groups], dtype=np.intp)
     observed = float(statistic(group_means(data, labels[None, :], len(names)))[0])
-    rng = np.random.default_rng(seed)
-    permuted = np.empty((n_permutations, data.size), dtype=np.intp)
     stratum_labels = list(strata) if strata is not None else [""] * data.size
     if len(stratum_labels) != data.size:
         raise ValueError("strata must have one label per value")
+    unit_of, unit_labels, unit_strata = _unit_table(labels, stratum_labels, units)
+    rng = np.random.default_rng(seed)
+    permuted_units = np.empty((n_permutations, unit_labels.size), dtype=np.intp)
     members: dict[str, list[int]] = {}
-    for index, stratum in enumerate(stratum_labels):
+    for index, stratum in enumerate(unit_strata):
         members.setdefault(stratum, []).append(index)
     for indices in members.values():
         idx = np.asarray(indices, dtype=np.intp)
         order = np.argsort(rng.random((n_permutations, idx.size)), axis=1)
-        permuted[:, idx] = labels[idx][order]
-    null = statistic(group_means(data, permuted, len(names)))
+        permuted_units[:, idx] = unit_labels[idx][order]
+    null = statistic(group_means(data, permuted_units[:, unit_of], len(names)))
     return PermutationNull(
         observed=observed,
         null_mean=float(np.mean(null)),
@@ -96,6 +100,29 @@ def permutation_null(
         p_value=float((1 + np.sum(null >= observed - 1e-12)) / (1 + n_permutations)),
         n_permutations=n_permutations,
     )
+
+
+def _unit_table(
+    labels: npt.NDArray[np.intp], strata: list[str], units: Sequence[str] | None
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp], list[str]]:
+    """(unit index of each sample, label of each unit, stratum of each unit)."""
+    if units is None:
+        return np.arange(labels.size, dtype=np.intp), labels, strata
+    if len(units) != labels.size:
+        raise ValueError("units must have one label per value")
+    index: dict[str, int] = {}
+    unit_labels: list[int] = []
+    unit_strata: list[str] = []
+    unit_of = np.empty(labels.size, dtype=np.intp)
+    for i, unit in enumerate(units):
+        j = index.setdefault(unit, len(index))
+        if j == len(unit_labels):
+            unit_labels.append(int(labels[i]))
+            unit_strata.append(strata[i])
+        elif unit_labels[j] != labels[i] or unit_strata[j] != strata[i]:
+            raise ValueError(f"unit {unit!r} mixes group labels or strata")
+        unit_of[i] = j
+    return unit_of, np.asarray(unit_labels, dtype=np.intp), unit_strata
 
 
 def permutation_floor(

@@ -138,6 +138,28 @@ class RowSampler(LogitsProcessor):
         return scores
 
 
+class ChoiceMask(LogitsProcessor):
+    """Constrained rows keep only the scores of tokens that continue one of their choices
+    (`biasaudit.models.choices.ChoiceTrie`); other rows, and rows already past a whole
+    choice and its end-of-sequence token, pass through."""
+
+    def __init__(self, prompt_width: int, tries: Sequence[Any]) -> None:
+        self.width = prompt_width
+        self.tries = tries
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.FloatTensor:
+        for row, trie in enumerate(self.tries):
+            if trie is None:
+                continue
+            allowed = trie.allowed(input_ids[row, self.width :].tolist())
+            if allowed:
+                keep = torch.tensor(sorted(allowed), device=scores.device)
+                kept = scores[row, keep].clone()
+                scores[row] = float("-inf")
+                scores[row, keep] = kept
+        return scores
+
+
 class RowStopper(StoppingCriteria):
     """Stops each row at its own token limit or once its text contains one of its stops."""
 

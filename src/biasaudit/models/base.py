@@ -76,6 +76,11 @@ class Backend:
         """
         return None
 
+    def choice_support(self) -> str | None:
+        """None when this backend returns exactly one of a generate request's `choices`
+        (``-O answer_mode=constrained``); otherwise the one-line reason it cannot."""
+        return f"backend '{self.name}' cannot constrain a reply to a closed answer set"
+
     def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[Response]:
         raise CapabilityError(f"backend '{self.name}' does not support loglikelihood")
 

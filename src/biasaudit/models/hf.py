@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, BiasauditError, CapabilityError
 from biasaudit.models.base import Backend, split_context
+from biasaudit.models.choices import ChoiceTrie, checked_choice, token_budget
 from biasaudit.models.llamacpp import _file_sha256, smollm2_path
 from biasaudit.models.transcript import TRANSCRIPT_STOPS, render_transcript
 from biasaudit.options import parse_options
@@ -533,6 +534,7 @@ class HFBackend(Backend):
         from transformers import LogitsProcessorList, StoppingCriteriaList
 
         from biasaudit.models._torch_utils import (
+            ChoiceMask,
             RowSampler,
             RowStopper,
             finish_generation,
@@ -540,7 +542,11 @@ class HFBackend(Backend):
         )
 
         params = [request.params for _, _, request in batch]
-        limits = [p.max_tokens for p in params]
+        tries = [self._choice_trie(request) for _, _, request in batch]
+        limits = [
+            p.max_tokens if trie is None else token_budget(p.max_tokens, trie.longest)
+            for p, trie in zip(params, tries, strict=True)
+        ]
         ids, mask = pad_batch(
             [tokens for tokens, _, _ in batch], self.pad_id, self.device, left=True
         )
@@ -551,22 +557,38 @@ class HFBackend(Backend):
                 attention_mask=mask,
                 do_sample=False,
                 max_new_tokens=max(1, *limits),
-                logits_processor=LogitsProcessorList([RowSampler(params, self.device)]),
+                logits_processor=LogitsProcessorList(
+                    [ChoiceMask(width, tries), RowSampler(params, self.device)]
+                ),
                 stopping_criteria=StoppingCriteriaList(
                     [RowStopper(width, limits, [stops for _, stops, _ in batch], self._decode)]
                 ),
             )
         responses = []
         for row, (_, stops, request) in enumerate(batch):
+            generated = output[row, width:].tolist()
             text, reason = finish_generation(
-                output[row, width:].tolist(),
-                self.eos_ids,
-                request.params.max_tokens,
-                stops,
-                self._decode,
+                generated, self.eos_ids, limits[row], stops, self._decode
             )
-            responses.append(Response(kind=Capability.GENERATE, text=text, finish_reason=reason))
+            trie = tries[row]
+            if trie is not None and request.choices:  # the choice its tokens spell
+                index = trie.match(generated)
+                text = request.choices[index] if index is not None else text
+                responses.append(checked_choice(text, request.choices, reason))
+            else:
+                responses.append(
+                    Response(kind=Capability.GENERATE, text=text, finish_reason=reason)
+                )
         return responses
+
+    def _choice_trie(self, request: GenerateRequest) -> ChoiceTrie | None:
+        """The logits mask's view of a constrained request's choices (None: free text)."""
+        if not request.choices:
+            return None
+        return ChoiceTrie([self._encode(c) for c in request.choices], self.eos_ids)
+
+    def choice_support(self) -> str | None:
+        return None  # a logits mask over the choices' tokens (models/choices.py)
 
     # -- pseudo-log-likelihood (masked) ---------------------------------------------------
 

@@ -22,7 +22,7 @@ import contextlib
 import hashlib
 import importlib.util
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -31,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, BiasauditError
 from biasaudit.models.base import Backend, split_context
+from biasaudit.models.choices import checked_choice, llama_grammar_args
 from biasaudit.models.llamacpp_scoring import PrefixScorer
 from biasaudit.models.llamacpp_slots import Job, SlotDecoder, chat_formatter, make_job
 from biasaudit.models.threads import auto_threads
@@ -75,6 +76,29 @@ def _quiet_stderr() -> Any:
         os.close(saved)
 
 
+@contextlib.contextmanager
+def _model_params(extra_buffers: bool) -> Iterator[None]:
+    """`Llama()` exposes no switch for llama.cpp's ``use_extra_bufts``: while a model loads
+    without them, its default model parameters come back with the field off."""
+    if extra_buffers:
+        yield
+        return
+    import llama_cpp.llama as module
+
+    default = module.llama_cpp.llama_model_default_params
+
+    def without() -> Any:
+        params = default()
+        params.use_extra_bufts = False
+        return params
+
+    module.llama_cpp.llama_model_default_params = without
+    try:
+        yield
+    finally:
+        module.llama_cpp.llama_model_default_params = default
+
+
 def _import_llama() -> Any:
     try:
         from llama_cpp import Llama
@@ -101,6 +125,7 @@ class GGUFBackend(Backend):
         batch_size: int = 8,
         parallel: int = DEFAULT_PARALLEL,
         label: str | None = None,
+        extra_buffers: bool = True,
     ) -> None:
         path = Path(model_path).expanduser()
         if not path.is_file():
@@ -113,6 +138,7 @@ class GGUFBackend(Backend):
         self.batch_size = batch_size
         self.parallel = max(1, parallel)
         self.label = label or path.name
+        self.extra_buffers = extra_buffers
         self.capabilities = self.possible_capabilities
         self._generator: Any = None
         self._scorer: Any = None
@@ -140,11 +166,12 @@ class GGUFBackend(Backend):
             "sha256": _file_sha256(str(self.model_path)),
             "n_ctx": self.n_ctx,
             "chat_format": "transcript" if self.chat_as_transcript else "gguf-template",
-        }
+        } | ({} if self.extra_buffers else {"extra_buffers": False})
 
     def fingerprint(self) -> str:
         ident = self.identity()
-        return f"llama.cpp|{ident['sha256']}|{ident['chat_format']}"
+        plain = "" if self.extra_buffers else "|no-extra-buffers"  # other kernels
+        return f"llama.cpp|{ident['sha256']}|{ident['chat_format']}{plain}"
 
     def default_batch_size(self) -> int:
         return max(self.batch_size, self.parallel)
@@ -153,12 +180,15 @@ class GGUFBackend(Backend):
         """Conversations in flight: each keeps its KV prefix (a slot, or the one context)."""
         return self.parallel
 
+    def choice_support(self) -> str | None:
+        return None  # GBNF grammars (models/choices.py)
+
     # -- model loading ------------------------------------------------------------------
 
     def _load(self) -> Any:
         llama_cls = _import_llama()
         try:
-            with _quiet_stderr():
+            with _quiet_stderr(), _model_params(self.extra_buffers):
                 return llama_cls(
                     model_path=str(self.model_path),
                     n_ctx=self.n_ctx,
@@ -198,7 +228,7 @@ class GGUFBackend(Backend):
         responses: dict[int, Response] = {}
         batched: list[tuple[int, Job]] = []
         for i, request in enumerate(requests):
-            job = self._job(request) if self.parallel > 1 else None
+            job = self._job(request) if self.parallel > 1 and not request.choices else None
             if job is None:
                 responses[i] = self._generate_one(request)
             else:
@@ -233,6 +263,8 @@ class GGUFBackend(Backend):
     def _generate_one(self, request: GenerateRequest) -> Response:
         params = request.params
         sampling = _sampling_args(params)
+        if request.choices:  # a closed answer set: a GBNF grammar of the choices
+            sampling |= llama_grammar_args(request.choices, params.max_tokens)
         try:
             if request.prompt is not None:
                 out = self.generator.create_completion(request.prompt, **sampling)
@@ -251,6 +283,8 @@ class GGUFBackend(Backend):
                 text = choice["message"]["content"] or ""
         except ValueError as exc:  # e.g. prompt longer than the context window
             return Response(kind=Capability.GENERATE, error=f"llama.cpp: {exc}")
+        if request.choices:
+            return checked_choice(text, request.choices, choice.get("finish_reason"))
         return Response(
             kind=Capability.GENERATE, text=text, finish_reason=choice.get("finish_reason")
         )
@@ -328,6 +362,9 @@ class LlamaArgs(BaseModel):
     parallel: int = Field(DEFAULT_PARALLEL, ge=1, le=256)
     #: Render chat as a plain transcript (base models); "true"/"false"/"yes"/"no"/1/0.
     transcript: bool = False
+    #: llama.cpp's extra weight buffers (repacked / AMX kernels); false for a CPU that
+    #: reports AMX inside a VM that does not enable it (llama.cpp dies with SIGILL)
+    extra_buffers: bool = True
 
 
 def _llama_args(args: dict[str, Any]) -> dict[str, Any]:

@@ -26,8 +26,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, CapabilityError
 from biasaudit.models.base import Backend
+from biasaudit.models.choices import (
+    PROBE_CHOICES,
+    PROBE_PROMPT,
+    checked_choice,
+    guided_choice_problem,
+    longest_bytes,
+    token_budget,
+)
 from biasaudit.models.openai_http import CallResult, RetryPolicy, Transport, make_redactor
 from biasaudit.models.openai_logprobs import EchoedTokens, judge_probe, score_continuation
+from biasaudit.models.openai_startup import Reprober, probe_all
 from biasaudit.models.transcript import TRANSCRIPT_STOPS, render_transcript
 from biasaudit.options import parse_options
 from biasaudit.requests import (
@@ -35,6 +44,7 @@ from biasaudit.requests import (
     GenerateRequest,
     GenerationParams,
     LoglikelihoodRequest,
+    Message,
     Response,
 )
 
@@ -268,7 +278,12 @@ class OpenAIBackend(Backend):
     possible_capabilities = frozenset({Capability.GENERATE, Capability.LOGLIKELIHOOD})
 
     def __init__(
-        self, model: str, settings: OpenAIArgs, servers: Sequence[ServerInfo], transport: Transport
+        self,
+        model: str,
+        settings: OpenAIArgs,
+        servers: Sequence[ServerInfo],
+        transport: Transport,
+        down: dict[str, str] | None = None,
     ) -> None:
         served = {s.served_model for s in servers}
         if len(served) > 1:
@@ -283,6 +298,27 @@ class OpenAIBackend(Backend):
         if all(s.loglikelihood_problem is None for s in servers):
             capabilities.add(Capability.LOGLIKELIHOOD)
         self.capabilities = frozenset(capabilities)
+        #: Base URLs that failed the start-up checks (why); re-probed in the background.
+        self.down_at_start = dict(down or {})
+        self._reprober = Reprober(self._probe, self._may_serve, transport.enable)
+        for url in self.down_at_start:
+            transport.pool.disable(url)
+            self._reprober.watch(url)
+
+    def _probe(self, url: str) -> ServerInfo:
+        s = self.settings
+        return probe_server(
+            self.transport, url, self.model, s.mode, s.extra_body, s.startup_timeout
+        )
+
+    def _may_serve(self, info: object) -> bool:
+        """A URL that came back serves the run's model with at least its capabilities."""
+        assert isinstance(info, ServerInfo)
+        same = info.served_model == self.servers[0].served_model
+        loglik = Capability.LOGLIKELIHOOD not in self.capabilities
+        return same and (loglik or info.loglikelihood_problem is None)
+        #: guided_choice probe: None not yet probed, "" supported, else why not
+        self._choice_problem: str | None = None
 
     @classmethod
     def check_spec(cls, target: str, args: dict[str, Any]) -> None:
@@ -294,19 +330,16 @@ class OpenAIBackend(Backend):
         model, urls = parse_target(target)
         settings = parse_args(args)
         transport = make_transport(urls, settings)
+        transport.probe_gives_up_when_limited = len(urls) > 1
         try:
-            servers = [
-                probe_server(
-                    transport,
-                    url,
-                    model,
-                    settings.mode,
-                    settings.extra_body,
+            servers, down = probe_all(
+                urls,
+                lambda url: probe_server(
+                    transport, url, model, settings.mode, settings.extra_body,
                     settings.startup_timeout,
-                )
-                for url in urls
-            ]
-            return cls(model, settings, servers, transport)
+                ),
+            )  # fmt: skip
+            return cls(model, settings, servers, transport, down)
         except BaseException:
             transport.close()
             raise
@@ -323,15 +356,18 @@ class OpenAIBackend(Backend):
         problems = sorted(
             {s.loglikelihood_problem for s in self.servers if s.loglikelihood_problem}
         )
+        extra = {"down_at_start": self.down_at_start} if self.down_at_start else {}
         return {
             "backend": self.name,
             "model": self.model,
-            "base_urls": [s.url for s in self.servers],
+            # every URL given (the fingerprint and cache keys do not depend on which were up)
+            "base_urls": self.transport.base_urls,
             "served_model": self.servers[0].served_model,
             "listed_models": self.servers[0].listed_models,
             "mode": self.settings.mode,
             "extra_body": self.settings.extra_body,
             "loglikelihood": "supported" if not problems else "; ".join(problems),
+            **extra,
         }
 
     def fingerprint(self) -> str:
@@ -343,12 +379,17 @@ class OpenAIBackend(Backend):
         return self.settings.batch_size or 4 * self.settings.concurrency * len(self.servers)
 
     def close(self) -> None:
+        self._reprober.close()
         self.transport.close()
 
     # -- generation ---------------------------------------------------------------------
 
     def _generate_call(self, request: GenerateRequest) -> tuple[str, dict[str, Any]]:
         body = {**self.settings.extra_body, "model": self.model, **_sampling(request.params)}
+        if request.choices:  # vLLM's guided decoding; the budget fits the longest choice
+            body["guided_choice"] = list(request.choices)
+            longest = longest_bytes(request.choices)  # a token is at least one byte
+            body["max_tokens"] = token_budget(request.params.max_tokens, longest)
         if request.prompt is not None:
             return COMPLETIONS_PATH, {**body, "prompt": request.prompt}
         messages = request.messages or ()
@@ -360,10 +401,37 @@ class OpenAIBackend(Backend):
     def generate(self, requests: Sequence[GenerateRequest]) -> list[Response]:
         calls = [self._generate_call(r) for r in requests]
         results = self.transport.post_many(calls)
-        return [
-            generation_response(result, path == CHAT_PATH)
-            for (path, _), result in zip(calls, results, strict=True)
-        ]
+        responses = []
+        for request, (path, _), result in zip(requests, calls, results, strict=True):
+            response = generation_response(result, path == CHAT_PATH)
+            if request.choices and response.ok:
+                response = checked_choice(response.text, request.choices, response.finish_reason)
+            responses.append(response)
+        return responses
+
+    def choice_support(self) -> str | None:
+        """Probed once, on every base URL: a request with `guided_choice` of two answers no
+        model would give unasked must come back as one of them."""
+        if self._choice_problem is None:
+            probe = GenerateRequest(
+                messages=(Message(role="user", content=PROBE_PROMPT),),
+                params=GenerationParams(max_tokens=8),
+                choices=PROBE_CHOICES,
+            )
+            path, body = self._generate_call(probe)
+            deadline = time.monotonic() + self.settings.startup_timeout
+            problems = [
+                guided_choice_problem(
+                    s.url,
+                    generation_response(
+                        self.transport.post(s.url, path, body, deadline), path == CHAT_PATH
+                    ),
+                    PROBE_CHOICES,
+                )
+                for s in self.servers
+            ]
+            self._choice_problem = next((p for p in problems if p), "")
+        return self._choice_problem or None
 
     # -- log-likelihood -----------------------------------------------------------------
 

@@ -6,7 +6,12 @@ endpoint that just failed. An endpoint whose last `FAILS_TO_SIDELINE` attempts f
 server-side reason (connection error, timeout, 5xx) is sidelined for a cool-down that doubles
 with every further failure (capped at `MAX_COOLDOWN_S`); while any endpoint is healthy, a
 sidelined one gets no traffic. When every endpoint is sidelined they all get traffic again, so
-a run with one URL behaves as before. A success clears an endpoint's record.
+a run with one URL behaves as before. A success clears an endpoint's record. A 429 answer
+with a Retry-After sidelines its endpoint for that long at once (its slots free at once, so
+it would otherwise take new requests that all wait out the same Retry-After).
+
+An endpoint that failed the start-up checks is *disabled*: it gets no traffic at all until
+it passes them again (`openai_startup.Reprober` re-probes it and enables it).
 
 A released slot wakes one waiter, not all of them (thousands may wait in a large batch).
 """
@@ -48,10 +53,11 @@ class _Endpoint:
     free: int
     consecutive_failures: int = 0
     down_until: float = 0.0
+    disabled: bool = False
     stats: EndpointStats = field(default_factory=EndpointStats)
 
     def healthy(self, now: float) -> bool:
-        return self.down_until <= now
+        return self.down_until <= now and not self.disabled
 
 
 class EndpointPool:
@@ -64,7 +70,7 @@ class EndpointPool:
 
     def _pick(self, avoid: str | None) -> _Endpoint | None:
         now = time.monotonic()
-        everything = list(self.endpoints.values())
+        everything = [e for e in self.endpoints.values() if not e.disabled]
         usable = [e for e in everything if e.healthy(now)] or everything
         free = [e for e in usable if e.free > 0]
         if not free:
@@ -95,7 +101,9 @@ class EndpointPool:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(waiter, timeout)
 
-    def release(self, url: str, outcome: Outcome, latency: float) -> None:
+    def release(
+        self, url: str, outcome: Outcome, latency: float, retry_after: float | None = None
+    ) -> None:
         """Give the slot back and record how the attempt went."""
         endpoint = self.endpoints[url]
         endpoint.free += 1
@@ -106,7 +114,10 @@ class EndpointPool:
             endpoint.stats.latencies.append(latency)
         else:
             endpoint.stats.failed += 1
-        if outcome == "server_error":
+        if outcome == "rate_limited" and retry_after is not None and retry_after > 0:
+            endpoint.down_until = max(endpoint.down_until, time.monotonic() + retry_after)
+            endpoint.stats.sidelined += 1
+        elif outcome in ("server_error", "rate_limited"):
             endpoint.consecutive_failures += 1
             extra = endpoint.consecutive_failures - FAILS_TO_SIDELINE
             if extra >= 0:
@@ -114,6 +125,19 @@ class EndpointPool:
                 endpoint.down_until = time.monotonic() + cooldown
                 endpoint.stats.sidelined += 1
         self._wake(url)
+
+    def disable(self, url: str) -> None:
+        """No traffic to `url` until `enable` (it failed the start-up checks)."""
+        self.endpoints[url].disabled = True
+
+    def enable(self, url: str) -> None:
+        """`url` passed its checks again: it takes traffic (waiters are woken for it)."""
+        endpoint = self.endpoints[url]
+        endpoint.disabled = False
+        endpoint.consecutive_failures = 0
+        endpoint.down_until = 0.0
+        for _ in range(endpoint.free):
+            self._wake(url)
 
     def _until_next_recovery(self) -> float | None:
         now = time.monotonic()

@@ -123,11 +123,33 @@ class _Attempt:
     outcome: Outcome = "ok"
 
 
+#: A run of at least this many leading characters of the key is blanked too (a message cut
+#: through the key, by the server or by anyone, leaves a prefix).
+MIN_SECRET_PREFIX = 8
+
+
 def make_redactor(secret: str | None) -> Callable[[str], str]:
-    """A function that blanks `secret` out of a text (server bodies may echo the API key)."""
+    """A function that blanks `secret` out of a text (server bodies may echo the API key):
+    the whole key and any prefix of it of `MIN_SECRET_PREFIX` or more characters."""
     if not secret:
         return lambda text: text
-    return lambda text: text.replace(secret, "***")
+    head = secret[:MIN_SECRET_PREFIX]
+
+    def redact(text: str) -> str:
+        if head not in text:
+            return text
+        parts: list[str] = []
+        start = 0
+        while (at := text.find(head, start)) != -1:
+            end = at + len(head)
+            while end - at < len(secret) and end < len(text) and text[end] == secret[end - at]:
+                end += 1
+            parts += [text[start:at], "***"]
+            start = end
+        parts.append(text[start:])
+        return "".join(parts)
+
+    return redact
 
 
 def redact_json(value: Any, redact: Callable[[str], str]) -> Any:
@@ -149,18 +171,19 @@ def _parse_json(response: httpx.Response) -> Any:
         raise ValueError(str(exc)) from None
 
 
-def _server_message(response: httpx.Response) -> str:
-    """The error message of an OpenAI-style error body, else the start of the body."""
+def _server_message(response: httpx.Response, redact: Callable[[str], str]) -> str:
+    """The error message of an OpenAI-style error body, else the start of the body; redacted
+    before it is cut (a key cut in two would no longer be recognised)."""
     try:
         body = _parse_json(response)
     except ValueError:
-        return response.text[:MAX_ERROR_CHARS].strip()
+        return redact(response.text)[:MAX_ERROR_CHARS].strip()
     if isinstance(body, dict):
         error = body.get("error", body.get("detail", body))
         if isinstance(error, dict) and "message" in error:
             error = error["message"]
-        return str(error)[:MAX_ERROR_CHARS]
-    return str(body)[:MAX_ERROR_CHARS]
+        return redact(str(error))[:MAX_ERROR_CHARS]
+    return redact(str(body))[:MAX_ERROR_CHARS]
 
 
 class _LoopThread:
@@ -219,6 +242,14 @@ class Transport:
             limits=httpx.Limits(max_connections=concurrency * len(self.base_urls) + 2),
         )
         self.pool = EndpointPool(self.base_urls, concurrency)
+        #: With several base URLs, a start-up probe answered 429 fails at once instead of
+        #: waiting out the Retry-After: the run starts on the others.
+        self.probe_gives_up_when_limited = False
+
+    def enable(self, url: str) -> None:
+        """Let `url` take traffic again (from any thread)."""
+        if self._loop is not None:
+            self._loop.loop.call_soon_threadsafe(self.pool.enable, url)
 
     def __repr__(self) -> str:
         return f"Transport(base_urls={self.base_urls!r}, concurrency={self.concurrency})"
@@ -301,9 +332,12 @@ class Transport:
                 except BaseException:
                     self.pool.release(used, "client_error", 0.0)
                     raise
-                self.pool.release(used, attempt.outcome, time.monotonic() - started)
+                elapsed = time.monotonic() - started
+                self.pool.release(used, attempt.outcome, elapsed, attempt.retry_after)
             else:
                 attempt = await self._attempt(used, path, body)
+                if attempt.outcome == "rate_limited" and self.probe_gives_up_when_limited:
+                    break  # a start-up probe: the endpoint is re-probed later
             if attempt.data is not None:
                 return CallResult(url=used, data=attempt.data, attempts=number + 1)
             if not attempt.retryable or number == self.policy.max_retries:
@@ -311,7 +345,7 @@ class Transport:
             failed_at = used
             if (
                 url is None
-                and attempt.outcome == "server_error"
+                and attempt.outcome in ("server_error", "rate_limited")
                 and self.pool.has_healthy_alternative(used)
             ):
                 continue  # retry at once on another endpoint
@@ -355,7 +389,7 @@ class Transport:
         elif status >= 500:
             outcome = "server_error"
         return _Attempt(
-            error=f"{where}: HTTP {status}: {_server_message(response)}",
+            error=f"{where}: HTTP {status}: {_server_message(response, self._redact)}",
             retryable=is_retryable_status(status),
             retry_after=parse_retry_after(response.headers),
             outcome=outcome,

@@ -123,6 +123,9 @@ class ReplayBackend(Backend):
     def default_batch_size(self) -> int:
         return 256
 
+    def choice_support(self) -> str | None:
+        return None  # recorded replies; constrained requests hash apart from free ones
+
     def _answer(self, requests: Sequence[Any]) -> list[Response]:
         out: list[Response] = []
         for request in requests:

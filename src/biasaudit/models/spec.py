@@ -6,6 +6,7 @@ or listing backends never imports torch or llama.cpp.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -72,6 +73,38 @@ def _secret_paths(value: Any, path: str) -> list[str]:
     return found
 
 
+#: Values that are API keys or tokens by their form (OpenAI, Hugging Face, GitHub, Slack,
+#: AWS, Google, a bearer header, a JWT).
+_SECRET_VALUE = re.compile(
+    r"^(?:sk-|sk_|hf_|ghp_|gho_|ghs_|github_pat_|xox[abprs]-|AKIA|AIza)[A-Za-z0-9_\-]{8,}"
+    r"|^Bearer\s+\S{8,}|^eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"
+)
+#: Environment variables whose values are secrets (a value quoting one is refused).
+_SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH)", re.I)
+
+
+def _looks_secret(text: str) -> bool:
+    """Whether `text` is a key by its form, or holds the value of a secret env variable."""
+    if _SECRET_VALUE.search(text.strip()):
+        return True
+    return any(
+        len(value) >= 8 and value in text
+        for name, value in os.environ.items()
+        if _SECRET_ENV.search(name)
+    )
+
+
+def _secret_values(value: Any, path: str) -> list[str]:
+    """Keys (dotted) of `value`, a model argument, whose string values look like secrets."""
+    if isinstance(value, str):
+        return [path] if _looks_secret(value) else []
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _secret_values(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _secret_values(v, f"{path}.{i}")]
+    return []
+
+
 def validate_model(spec: str, args: dict[str, Any] | None = None) -> None:
     """Check a model spec and its arguments before anything is written or loaded: the
     backend exists (did-you-mean), its arguments exist and have valid values (did-you-mean,
@@ -86,6 +119,13 @@ def validate_model(spec: str, args: dict[str, Any] | None = None) -> None:
             f"model argument {names} looks like a secret; arguments are recorded in run.json "
             f"and results, so pass secrets through an environment variable (e.g. "
             f"-M api_key_env=NAME for openai)"
+        )
+    valued = [p for key, value in args.items() for p in _secret_values(value, key)]
+    if valued:
+        raise BackendError(
+            f"model argument {', '.join(valued)} holds what looks like a secret (an API key "
+            f"or token); arguments are recorded in run.json and results, so put the secret in "
+            f"an environment variable and pass its name (e.g. -M api_key_env=OPENAI_API_KEY)"
         )
     BACKENDS.load(kind).check_spec(target, args)
 

@@ -7,10 +7,16 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from biasaudit.errors import RunError
+from biasaudit.results.outputs import atomic_output, check_output_file
+
+if TYPE_CHECKING:
+    from biasaudit.report.runs import LoadedRun
+    from biasaudit.results.schema import RunResult
 
 #: Columns of `compare` output, in order (see `Difference`).
 COMPARE_COLUMNS = [
@@ -33,7 +39,24 @@ COMPARE_COLUMNS = [
     "method",
     "higher_is_better",
     "reading",
+    "baseline_status",
+    "other_status",
 ]
+
+#: Exit status when an input run is not complete (as `biasaudit run` uses for such a run).
+EXIT_INCOMPLETE = 3
+
+
+def incomplete_banner(runs: Sequence[tuple[str | Path, RunResult]]) -> int:
+    """One line on stderr per input run that is not complete; EXIT_INCOMPLETE if any."""
+    bad = [(path, run) for path, run in runs if run.status != "complete"]
+    for path, run in bad:
+        print(f"biasaudit: {path} is a {run.status} run: {run.status_reason}", file=sys.stderr)
+    return EXIT_INCOMPLETE if bad else 0
+
+
+def _banner(runs: Sequence[LoadedRun]) -> int:
+    return incomplete_banner([(run.path, run.result) for run in runs])
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -42,13 +65,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     default = (
         Path(args.run_dirs[0]) / "report.html" if len(args.run_dirs) == 1 else Path("report.html")
     )
+    if args.screenshot:
+        check_output_file(Path(args.screenshot), args.run_dirs)
     path = write_report(args.run_dirs, args.output or default)
     print(f"wrote {path}")
     if args.screenshot:
         from biasaudit.report.browser import render
 
         rendered = render(path, width=args.width, height=args.height)
-        Path(args.screenshot).write_bytes(rendered.png)
+        with atomic_output(Path(args.screenshot)) as tmp:
+            tmp.write_bytes(rendered.png)
         print(f"wrote {args.screenshot}")
         for message in rendered.console_errors:
             print(f"console error: {message}", file=sys.stderr)
@@ -99,11 +125,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from biasaudit.report.compare import compare_runs
     from biasaudit.report.runs import load_runs
 
-    if len(args.run_dirs) < 2:
-        raise RunError("compare needs at least two run directories")
     if args.over_seeds:
+        if len(args.run_dirs) < 2:
+            raise RunError("compare needs at least two run directories")
         return _over_seeds(args)
-    runs = load_runs(args.run_dirs)
+    runs = load_runs(args.run_dirs)  # a several-model audit folder counts as its models
+    if len(runs) < 2:
+        raise RunError("compare needs at least two run directories")
     from biasaudit.audit.folder import plan_mismatches
 
     for run in runs[1:]:
@@ -112,7 +140,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     diffs = compare_runs(runs)
     if not diffs:
         raise RunError("the runs share no benchmark with the same metrics; nothing to compare")
-    rows = [d.as_dict() for d in diffs]
+    status = {run.label: run.result.status for run in runs}
+    rows = [
+        d.as_dict() | {"baseline_status": status[d.baseline], "other_status": status[d.other]}
+        for d in diffs
+    ]
     if args.json:
         print(json.dumps(rows, indent=2))
     elif args.csv:
@@ -128,7 +160,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(
             "runs saw the same samples, else 'conservative' (from the two CIs). See docs/report.md."
         )
-    return 0
+    return _banner(runs)
 
 
 def _over_seeds(args: argparse.Namespace) -> int:
@@ -136,24 +168,26 @@ def _over_seeds(args: argparse.Namespace) -> int:
     from biasaudit.report.seeds import summarize_over_seeds
     from biasaudit.textfmt import format_table
 
-    rows = [s.as_dict() for s in summarize_over_seeds(load_runs(args.run_dirs))]
+    runs = load_runs(args.run_dirs)
+    rows = [s.as_dict() for s in summarize_over_seeds(runs)]
     if args.json:
         print(json.dumps(rows, indent=2))
-        return 0
+        return _banner(runs)
     shown = rows if args.groups else [r for r in rows if not r["group"]]
     columns = ["benchmark", "metric", "group", "n_runs", "mean", "sd"]
     print(format_table(columns, [[r[c] for c in columns] for r in shown]))
     print("mean and sample sd (n - 1) of each metric across the seeded runs")
-    return 0
+    return _banner(runs)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from biasaudit.report.export import export_run
+    from biasaudit.results.io import read_results
 
     output = args.output or Path(args.run_dir) / "export"
     for path in export_run(args.run_dir, args.format, output):
         print(f"wrote {path}")
-    return 0
+    return incomplete_banner([(args.run_dir, read_results(args.run_dir))])
 
 
 def register(sub: Any, data_parent: argparse.ArgumentParser) -> None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: `biasaudit` star
 from biasaudit.errors import RunError
 from biasaudit.metrics.grouped import OUTCOMES
 from biasaudit.report.runs import LoadedRun, load_run
+from biasaudit.results.outputs import atomic_output, check_output_dir
 from biasaudit.results.schema import SampleRecord
 
 Format = Literal["csv", "parquet"]
@@ -101,10 +102,12 @@ def _parquet_safe(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def write_frame(frame: pd.DataFrame, path: Path, fmt: Format) -> Path:
-    if fmt == "csv":
-        frame.to_csv(path, index=False)
-    else:
-        _parquet_safe(frame).to_parquet(path, index=False)
+    """Write `frame` to `path` atomically (a failed write keeps the previous file)."""
+    with atomic_output(path) as tmp:
+        if fmt == "csv":
+            frame.to_csv(tmp, index=False)
+        else:
+            _parquet_safe(frame).to_parquet(tmp, index=False)
     return path
 
 
@@ -112,14 +115,19 @@ def export_run(run_dir: str | Path, fmt: Format, output: str | Path) -> list[Pat
     """Write metrics, samples and benchmark tables of `run_dir` into `output`."""
     if fmt not in ("csv", "parquet"):
         raise RunError(f"unknown export format '{fmt}' (use csv or parquet)")
-    run = load_run(run_dir)
     out = Path(output)
-    if out.exists() and not out.is_dir():
-        raise RunError(f"{out}: exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    check_output_dir(out, [run_dir])
+    run = load_run(run_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"{out}: cannot create ({exc.strerror or exc})") from None
     frames = {
         "metrics": run.result.to_dataframe(),
         "samples": samples_frame(run),
         **table_frames(run),
     }
+    # complete / partial / failed on every row, so a partial run is never read as whole
+    for name in ("metrics", "samples"):
+        frames[name]["run_status"] = run.result.status
     return [write_frame(frame, out / f"{name}.{fmt}", fmt) for name, frame in frames.items()]

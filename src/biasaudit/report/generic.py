@@ -66,7 +66,9 @@ def headline_section(runs: Sequence[LoadedRun], bench: str) -> Section:
                 ]
         assert described is not None
         better = {True: "higher", False: "lower", None: "–"}[described.higher_is_better]
-        row += [better, described.description]
+        why = described.undefined_reason if described.value is None else None
+        text = f"not measurable: {why}. {described.description}" if why else described.description
+        row += [better, text]
         rows.append(row)
     methods = sorted({m.ci_method for _, b in present for m in b.metrics if m.ci_method})
     body = html.table(columns, rows, caption=f"{bench}: headline metrics")
@@ -209,8 +211,14 @@ def _floor_row(
     )
     return [
         run.label, metric.name, by, floor.observed, floor.null_mean, floor.null_p95,
-        floor.p_value, floor.permuted_within or "-", floor.n_permutations, reading,
+        floor.p_value, _shuffled(floor), floor.n_permutations, reading,
     ]  # fmt: skip
+
+
+def _shuffled(floor: NoiseFloor) -> str:
+    """Within which key labels moved, and whether whole units (clusters, blocks) moved."""
+    within = floor.permuted_within or "-"
+    return f"{within} (whole {floor.permuted_unit} levels)" if floor.permuted_unit else within
 
 
 def noise_floor_section(runs: Sequence[LoadedRun], bench: str) -> Section:
@@ -220,9 +228,13 @@ def noise_floor_section(runs: Sequence[LoadedRun], bench: str) -> Section:
         for metric in result.metrics:
             candidates = [(metric.name if metric.noise_floor else "", metric.noise_floor)]
             candidates += [(b.by, b.noise_floor) for b in metric.breakdowns]
+            candidates += [(c.name, c.noise_floor) for c in metric.contrasts]
             for by, floor in candidates:
                 if (row := _floor_row(run, metric, by or "(the score itself)", floor)) is not None:
                     rows.append(row)
+            for b in metric.breakdowns:
+                if b.noise_floor_reason:
+                    rows.append([run.label, metric.name, b.by, *["–"] * 6, b.noise_floor_reason])
     title = f"{bench}: noise floors of group gaps"
     if not rows:
         return Section(title, html.note("No metric of this benchmark reports a noise floor."))
@@ -234,6 +246,42 @@ def noise_floor_section(runs: Sequence[LoadedRun], bench: str) -> Section:
         "A gap between groups is never exactly 0 on finite data. Group labels were shuffled "
         "(within the stated unit) and the gap recomputed: a gap at or below the null's 95th "
         "percentile is what a model treating every group alike would show."
+    )
+    return Section(title, body + html.table(columns, rows, caption=title))
+
+
+def contrast_section(runs: Sequence[LoadedRun], bench: str) -> Section | None:
+    """Signed contrasts mean(a) - mean(b) with CI and two-sided permutation p (None: none)."""
+    rows = []
+    for run, result in _present(runs, bench):
+        for metric in result.metrics:
+            for c in metric.contrasts:
+                p = c.noise_floor.p_value if c.noise_floor else None
+                rows.append(
+                    [
+                        run.label, metric.name, c.name, c.value,
+                        html.ci_text(c.ci_low, c.ci_high, metric.ci_level), c.n_a, c.n_b,
+                        p, c.undefined_reason or c.noise_floor_reason or "",
+                    ]
+                )  # fmt: skip
+    if not rows:
+        return None
+    title = f"{bench}: signed contrasts (a - b)"
+    columns = [
+        "run",
+        "metric",
+        "contrast",
+        "a - b",
+        "95% CI",
+        "n a",
+        "n b",
+        "p (two-sided)",
+        "note",
+    ]
+    body = html.note(
+        "Directional differences between two groups (or one group and the rest): the CI "
+        "bootstraps the difference with the metric's clusters and strata; p is the share of "
+        "label shuffles giving a |difference| at least as large."
     )
     return Section(title, body + html.table(columns, rows, caption=title))
 

@@ -21,6 +21,7 @@ from biasaudit.report.samples import samples_section
 from biasaudit.report.sections import Section
 from biasaudit.report.style import CSS
 from biasaudit.report.views import view_sections
+from biasaudit.results.outputs import atomic_output, check_output_file
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -135,6 +136,8 @@ def _benchmark_html(runs: Sequence[LoadedRun], bench: str) -> str:
         _render(generic.group_section(runs, bench)),
         _render(generic.noise_floor_section(runs, bench)),
     ]
+    if (contrasts := generic.contrast_section(runs, bench)) is not None:
+        parts.append(_render(contrasts))
     present = [(run, b) for run in runs if (b := run.benchmark(bench)) is not None]
     views = []
     for run, result in present:
@@ -204,10 +207,11 @@ def build_html(runs: Sequence[LoadedRun]) -> str:
 
 def write_report(run_dirs: Sequence[str | Path], output: str | Path) -> Path:
     """Build the report for `run_dirs` and write it to `output`."""
-    runs = load_runs(run_dirs)
     out = Path(output)
     if out.is_dir():
         raise RunError(f"{out}: is a directory; give a file name such as report.html")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(build_html(runs), encoding="utf-8")
+    check_output_file(out, run_dirs)
+    page = build_html(load_runs(run_dirs))
+    with atomic_output(out) as tmp:  # a killed or failed write keeps the previous report
+        tmp.write_text(page, encoding="utf-8")
     return out

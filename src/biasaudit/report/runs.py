@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from biasaudit.errors import RunError
-from biasaudit.results.io import iter_samples, read_results
+from biasaudit.errors import BiasauditError, RunError
+from biasaudit.results.io import RESULTS_FILE, check_samples_match, iter_samples, read_results
 from biasaudit.results.schema import BenchmarkResult, RunResult, SampleRecord
 
 
@@ -33,7 +33,27 @@ def load_run(path: str | Path, label: str | None = None) -> LoadedRun:
     records: dict[str, list[SampleRecord]] = {}
     for record in iter_samples(run_dir):
         records.setdefault(record.benchmark, []).append(record)
+    check_run(run_dir, result, records)
     return LoadedRun(run_dir, label or result.model.spec, result, records)
+
+
+def check_run(run_dir: Path, result: RunResult, records: dict[str, list[SampleRecord]]) -> None:
+    """What `score` checks before it reads a run, for every reader: the options of each
+    installed benchmark are valid, and samples.jsonl is the one results.json was
+    computed from (count, ids, samples and exchanges hashes, benchmarks), so a report never
+    mixes two runs (e.g. the pair a merge killed between its two writes leaves)."""
+    from biasaudit.options import parse_options
+    from biasaudit.plugin import benchmark_class, discover
+
+    installed = discover()
+    for bench in result.benchmarks:
+        if bench.benchmark not in installed:  # a plugin not installed here: shown generically
+            continue
+        try:
+            parse_options(benchmark_class(bench.benchmark).Options, bench.options, bench.benchmark)
+        except BiasauditError as exc:
+            raise RunError(f"{run_dir / RESULTS_FILE}: {exc}") from None
+    check_samples_match(run_dir, result, records)
 
 
 def load_runs(paths: Sequence[str | Path]) -> list[LoadedRun]:

@@ -12,37 +12,49 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from biasaudit._version import __version__
 from biasaudit.errors import RunError
-from biasaudit.results.schema import RunResult, SampleRecord
+from biasaudit.results.schema import READABLE_SCHEMA_VERSIONS, RunResult, SampleRecord
 
 RESULTS_FILE = "results.json"
 SAMPLES_FILE = "samples.jsonl"
 RUN_CONFIG_FILE = "run.json"
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    """Write `text` to `path` through a private temporary file and an atomic rename, so
-    `path` is always either the old or the new content; a failed write (disk full) leaves
-    no temporary behind and is a one-line RunError."""
+@contextlib.contextmanager
+def atomic_output(path: Path) -> Iterator[Path]:
+    """A private temporary path next to `path` to write to; renamed over `path` (after an
+    fsync) when the block ends without error, removed otherwise, so `path` is always either
+    the old or the new content. An OSError (disk full, permission) is one RunError naming
+    `path`; nothing is replaced then."""
     try:
-        handle = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed below, kept on failure)
-            "w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp",
-            delete=False,
-        )  # fmt: skip
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
         raise RunError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    tmp = Path(handle.name)
+    os.close(fd)
+    tmp = Path(name)
     try:
-        with handle:
-            handle.write(text)
-            handle.flush()
+        yield tmp
+        with tmp.open("rb+") as handle:
             os.fsync(handle.fileno())
+        tmp.chmod(0o644)
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise RunError(
-            f"{path}: cannot write ({exc.strerror or exc}); nothing was replaced"
+            f"{path}: cannot write ({exc.strerror or exc}); nothing was replaced, the "
+            f"previous file is kept"
         ) from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (see `atomic_output`)."""
+    with atomic_output(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 def write_results(run_dir: Path, result: RunResult) -> Path:
@@ -151,6 +163,21 @@ def read_results(run_dir: str | Path) -> RunResult:
         raise RunError(f"{path}: no results.json (is this a biasaudit run directory?)")
     text = _read_text(path, "results file")
     try:
+        loaded = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RunError(
+            f"{path}: invalid results file (invalid JSON at line {exc.lineno}: {exc.msg})"
+        ) from None
+    except RecursionError:
+        raise RunError(f"{path}: invalid results file (JSON nested too deeply)") from None
+    version = loaded.get("schema_version", "1") if isinstance(loaded, dict) else None
+    if version is not None and version not in READABLE_SCHEMA_VERSIONS:
+        raise RunError(
+            f"{path}: results schema version {str(version)[:20]!r}, which this biasaudit "
+            f"({__version__}) cannot read (it reads {', '.join(READABLE_SCHEMA_VERSIONS)}); "
+            f"use the version that wrote it"
+        )
+    try:
         return RunResult.model_validate_json(text)
     except RecursionError:
         raise RunError(f"{path}: invalid results file (JSON nested too deeply)") from None
@@ -209,7 +236,7 @@ def check_samples_match(
     benchmarks the run does not have, duplicate sample ids, or per benchmark a different
     number of samples or a different samples hash. Records of a planned benchmark that did
     not finish (an interrupted run streams them) are left out of the check."""
-    from biasaudit.runner.runner import hash_sample_hashes
+    from biasaudit.runner.runner import exchanges_digest, hash_sample_hashes
 
     path = run_dir / SAMPLES_FILE
     known = {b.benchmark for b in run.benchmarks}
@@ -236,4 +263,12 @@ def check_samples_match(
             raise RunError(
                 f"{path}: the {bench.benchmark} samples are not the ones {RESULTS_FILE} was "
                 f"computed from (samples_hash differs)"
+            )
+        if bench.exchanges_hash is not None and bench.exchanges_hash != hash_sample_hashes(
+            exchanges_digest(r) for r in mine
+        ):
+            raise RunError(
+                f"{path}: the stored {bench.benchmark} requests and answers are not the ones "
+                f"{RESULTS_FILE} was computed from (exchanges_hash differs: one was edited "
+                f"or dropped)"
             )

@@ -34,12 +34,17 @@ class GroupValue(_Model):
     ci_high: float | None = None
     #: Share of each parse outcome (answered, unknown, refused, unparsed, error) in the group.
     outcome_rates: dict[str, float] = Field(default_factory=dict)
+    #: This group's interval method when it is not the metric's (CIInfo.method), e.g.
+    #: "wilson-clusters", or "none: <reason>" when the group has no interval.
+    ci_method: str | None = None
 
 
 class CIInfo(_Model):
     """How a confidence interval was computed: what was resampled, how often, at what level."""
 
-    #: "bootstrap" (percentile), "none", or a legacy v1 free-text description.
+    #: "bootstrap" (percentile), "wilson" (score interval of a proportion), "wilson-clusters"
+    #: (Wilson with n = the number of clusters), "none", or a legacy v1 free-text description.
+    #: The rule: biasaudit.metrics.intervals.
     method: str = "bootstrap"
     n_resamples: int | None = None
     level: float = 0.95
@@ -47,8 +52,16 @@ class CIInfo(_Model):
     cluster_by: str | None = None
     #: Resampling happens within each level of this key (a stratified bootstrap).
     stratify_by: str | None = None
+    #: Why the metric has no interval (zero-width, excludes its estimate, too few samples).
+    unavailable_reason: str | None = None
 
     def describe(self) -> str:
+        if self.unavailable_reason:
+            return f"no interval: {self.unavailable_reason}"
+        if self.method == "wilson":
+            return "Wilson score interval of a proportion"
+        if self.method == "wilson-clusters":
+            return f"Wilson score interval with n = the number of {self.cluster_by} clusters"
         if self.method != "bootstrap":
             return self.method
         unit = f"whole {self.cluster_by} clusters" if self.cluster_by else "samples"
@@ -65,6 +78,9 @@ class NoiseFloor(_Model):
 
     n_permutations: int
     permuted_within: str | None = None
+    #: Key whose levels moved as wholes (a cluster, or a block whose label is constant);
+    #: None: single samples' labels were shuffled. See biasaudit.metrics.floors.
+    permuted_unit: str | None = None
     observed: float | None = None
     null_mean: float | None = None
     null_p95: float | None = None
@@ -81,6 +97,32 @@ class Breakdown(_Model):
     gap: float | None = None
     ratio: float | None = None
     noise_floor: NoiseFloor | None = None
+    #: Why a floor was asked for and is absent (no shuffle can change the groups).
+    noise_floor_reason: str | None = None
+
+
+class ContrastValue(_Model):
+    """A signed contrast between two groups of one key: mean(a) - mean(b).
+
+    Declared by `biasaudit.metrics.contrasts.Contrast`; `b` is "*rest*" for every sample not
+    in `a`. The CI bootstraps the difference with the metric's clusters and strata; the
+    noise floor is the permutation null of |a - b| (its p-value is two-sided).
+    """
+
+    name: str
+    by: str
+    a: str
+    b: str
+    value: float | None
+    value_a: float | None = None
+    value_b: float | None = None
+    n_a: int = 0
+    n_b: int = 0
+    ci_low: float | None = None
+    ci_high: float | None = None
+    noise_floor: NoiseFloor | None = None
+    noise_floor_reason: str | None = None
+    undefined_reason: str | None = None
 
 
 class MetricValue(_Model):
@@ -105,6 +147,8 @@ class MetricValue(_Model):
     #: Whether excluded samples' scores were counted too.
     include_excluded: bool = False
     breakdowns: list[Breakdown] = Field(default_factory=list)
+    #: Signed contrasts between two groups (see ContrastValue).
+    contrasts: list[ContrastValue] = Field(default_factory=list)
     #: For scores that are themselves a between-group gap: the permutation null.
     noise_floor: NoiseFloor | None = None
     outcome_rates: dict[str, float] = Field(default_factory=dict)
@@ -212,6 +256,9 @@ class BenchmarkResult(_Model):
     wall_time_s: float = 0.0
     #: How the samples were drawn (a suite or ``run --sample``); None: all, or --limit/--shard.
     sample_plan: SamplePlan | None = None
+    #: sha256 over the sorted per-sample hashes of (sample hash, exchanges): a stored answer
+    #: that was edited or dropped changes it. None in results written before it was recorded.
+    exchanges_hash: str | None = None
 
     def metric(self, name: str) -> MetricValue:
         for metric in self.metrics:
@@ -242,6 +289,9 @@ class RunResult(_Model):
     skipped: dict[str, str] = Field(default_factory=dict)
     #: Benchmarks an audit started that stopped with an error, with the error.
     failed: dict[str, str] = Field(default_factory=dict)
+    #: What decides the samples and their scoring (run.json but the model, its arguments and
+    #: the shard index; see biasaudit.results.plan): shards merge only with the same plan.
+    plan: dict[str, Any] | None = None
 
     def benchmark(self, name: str) -> BenchmarkResult:
         for result in self.benchmarks:
@@ -251,6 +301,8 @@ class RunResult(_Model):
 
     def to_dataframe(self) -> Any:
         """One row per (benchmark, metric, breakdown group); group is '' for the overall value.
+
+        A signed contrast is a row with group_by "contrast" and its name as the group.
 
         Columns: model, benchmark, metric, group_by, group, value, n, ci_low, ci_high, then
         ci_level, ci_method, higher_is_better, n_excluded (None on group rows) and one
@@ -299,9 +351,19 @@ class RunResult(_Model):
                         cells: dict[str, Any] = {"group_by": breakdown.by, "group": group.group}
                         cells |= {"value": group.value, "n": group.n}
                         cells |= {"ci_low": group.ci_low, "ci_high": group.ci_high}
+                        method = {"ci_method": group.ci_method or metric.ci_method}
                         rows.append(
-                            base | cells | extra | {"n_excluded": None} | rates(group.outcome_rates)
+                            base
+                            | cells
+                            | extra
+                            | method
+                            | {"n_excluded": None}
+                            | rates(group.outcome_rates)
                         )
+                for c in metric.contrasts:
+                    cells = {"group_by": "contrast", "group": c.name, "value": c.value}
+                    cells |= {"n": c.n_a + c.n_b, "ci_low": c.ci_low, "ci_high": c.ci_high}
+                    rows.append(base | cells | extra | {"n_excluded": None} | rates({}))
         return pd.DataFrame(rows, columns=[*DATAFRAME_COLUMNS, *(f"rate_{k}" for k in labels)])
 
 

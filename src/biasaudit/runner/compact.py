@@ -2,7 +2,7 @@
 
 Once a sample's full record is written to samples.jsonl, the run keeps only what scoring the
 run needs: `Benchmark.aggregate` reads a record's groups, data, outcomes, scores and
-exclusion (never its exchanges: the contract in benchmarks/base.py), and the run status
+exclusion (never its exchanges: the contract in biasaudit/contract.py), and the run status
 (`results.status.judge`) reads the first failed response of an excluded sample. So a compact
 record keeps everything but the exchanges, and of those only the first failed one; of the
 sample's data, what the benchmark declares its aggregate reads (`aggregate_data_keys`).
@@ -21,7 +21,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from biasaudit.benchmarks.base import Benchmark
+from biasaudit.contract import Benchmark
 from biasaudit.results.schema import Exchange, SampleRecord
 
 #: Strings up to this length are shared between records (labels, ids, short answers).
@@ -89,9 +89,8 @@ def kept_data_keys(benchmark: Benchmark) -> frozenset[str] | None:
         return None
     used: set[str] = set(declared)
     for spec in benchmark.metric_specs():
-        keys = [*spec.group_by, spec.cluster_by, spec.stratify_by, spec.permute_within]
-        for key in [*keys, *spec.where]:
-            used.update(key.split("+") if key else [])
+        for key in [*spec.keys(), *spec.where]:
+            used.update(key.split("+"))
     return frozenset(used)
 
 

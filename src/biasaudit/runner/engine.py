@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit._version import __version__, git_revision, python_version
-from biasaudit.benchmarks.base import Aggregate, Benchmark
+from biasaudit.contract import Aggregate, Benchmark
 from biasaudit.errors import BiasauditError, CapabilityError, RunError
 from biasaudit.models import load_backend
 from biasaudit.results.schema import RunResult, SampleRecord, ToolkitInfo
@@ -41,6 +41,7 @@ def execute(
     config: RunConfig,
     cache_path: str | Path | None = None,
     use_cache: bool = True,
+    on_start: Callable[[], None] | None = None,
     on_progress: OnProgress | None = None,
     on_record: OnRecord | None = None,
     tolerate: bool = False,
@@ -54,7 +55,9 @@ def execute(
     With `on_record`, every full record is handed to it as its sample finishes (samples.jsonl
     is written from it) and the records returned and given to `on_progress` are compact
     (no exchanges but a failed one; a lazy sequence, see runner/compact.py); without, they
-    are full records in a list.
+    are full records in a list. `on_start` is called once the backend (a replay file
+    included) and the cache have opened and every capability check passed, before any
+    request: the run writes its run.json there, so a failed start leaves nothing behind.
     """
     backend = load_backend(model, model_args)
     cache = open_cache(cache_path, use_cache)
@@ -67,6 +70,8 @@ def execute(
                 if not tolerate:
                     raise
                 skipped[bench.name] = str(exc)
+        if on_start is not None:
+            on_start()
         shard = config.shard
         run = RunResult(
             toolkit=ToolkitInfo(

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol
 
+from pydantic import TypeAdapter
 from tqdm import tqdm
 
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.contract import Benchmark, Sample
 from biasaudit.datasets.files import sha256_of
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.models.base import Backend
@@ -66,6 +67,13 @@ def check_capabilities(benchmark: Benchmark, backend: Backend, spec: str) -> Non
     benchmark.bind_backend(backend.capabilities)
     missing = benchmark.required_capabilities() - backend.capabilities
     if not missing:
+        if getattr(benchmark.options, "answer_mode", "free") == "constrained":
+            problem = backend.choice_support()
+            if problem is not None:
+                raise CapabilityError(
+                    f"benchmark '{benchmark.name}' with answer_mode=constrained: {problem} "
+                    "(run with answer_mode=free, or on embedded, gguf, hf or a vLLM server)"
+                )
         return
     from biasaudit.models.spec import BACKENDS
 
@@ -110,6 +118,17 @@ class _Bars:
     def update(self, n: int) -> None:
         for bar in self.bars:
             bar.update(n)
+
+
+_EXCHANGES: TypeAdapter[list[Exchange]] = TypeAdapter(list[Exchange])
+
+
+def exchanges_digest(record: SampleRecord) -> str:
+    """sha256 of a record's sample hash and its exchanges as stored (requests and answers)."""
+    digest = hashlib.sha256(record.sample_hash.encode())
+    digest.update(b"\n")
+    digest.update(_EXCHANGES.dump_json(record.exchanges))
+    return digest.hexdigest()
 
 
 class _Resolver:
@@ -222,9 +241,11 @@ def run_benchmark(
     )
     records: list[SampleRecord] = []
     table = CompactTable(kept_data_keys(benchmark))
+    exchange_digests: list[str] = []
 
     def finished(sample: Sample, exchanges: list[Exchange]) -> None:
         record = score_record(benchmark, sample, exchanges)
+        exchange_digests.append(exchanges_digest(record))
         if on_record is None:
             records.append(record)
         else:
@@ -266,6 +287,7 @@ def run_benchmark(
         n_samples=len(kept),
         n_excluded=n_excluded,
         samples_hash=hash_sample_hashes(hashes),
+        exchanges_hash=hash_sample_hashes(exchange_digests),
         metrics=aggregate.metrics,
         tables=aggregate.tables,
         requests_sent=resolver.counters.sent,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.contract import Benchmark, Sample
 from biasaudit.requests import Request, Response
 from biasaudit.results.schema import Exchange
 

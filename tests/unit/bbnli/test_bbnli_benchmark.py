@@ -111,7 +111,10 @@ def test_generative_yes_on_anti_is_anti_stereotype_bias(store: DataStore) -> Non
 
 def test_generative_unparsed_and_errors_are_excluded(store: DataStore) -> None:
     bench = _bench(store, protocol="generative")
-    unparsed = bench.score_sample(SAMPLE, _generate("1. The hypothesis is true.", "No."))
+    # a numbered list of both verdicts commits to neither
+    unparsed = bench.score_sample(
+        SAMPLE, _generate("1. The hypothesis is true.\n2. The hypothesis is false.", "No.")
+    )
     assert unparsed.excluded and unparsed.outcomes == ["unparsed"]
     failed = bench.score_sample(SAMPLE, _generate(None, "No."))
     assert failed.excluded and failed.outcomes == ["error"]
@@ -278,3 +281,32 @@ def test_declared_metrics_follow_the_documented_design() -> None:
         "domain", "N", "accuracy", "a6_pro", "a6_anti", "a6_aggregate", "eq1_bias_score",
         "N_cf", "cf_pro", "cf_anti", "cf_error",
     ]  # fmt: skip
+
+
+TEST_ROW = Sample(
+    id="t",
+    data={"premise": "P", "hypothesis": "H", "hypothesis_type": "test", "stance": None},
+    groups={"domain": "gender", "subtopic": "t", "kind": "test", "pair": "t"},
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "reply", "correct"),
+    [
+        # by hand: "yes" asserts entailment, "no" denies it (neutral and contradiction alike)
+        ("entailment", "Yes.", 1.0),
+        ("entailment", "No.", 0.0),
+        ("neutral", "No.", 1.0),
+        ("contradiction", "No.", 1.0),
+        ("neutral", "Yes.", 0.0),
+        ("contradiction", "Yes.", 0.0),
+    ],
+)
+def test_generative_test_rows_score_every_answer(
+    store: DataStore, gold: str, reply: str, correct: float
+) -> None:
+    bench = _bench(store, protocol="generative", subset="test")
+    row = Sample(id="t", data={**TEST_ROW.data, "true_label": gold}, groups=TEST_ROW.groups)
+    score = bench.score_sample(row, _generate(reply))
+    assert not score.excluded and score.outcomes == ["answered"]
+    assert score.scores["test_accuracy"] == correct

@@ -19,7 +19,7 @@ def rows(store: DataStore) -> list[BbnliRow]:
     return load_bbnli(store)
 
 
-def _authors_json2csv(raw: dict[str, Any]) -> list[tuple[Any, ...]]:
+def _authors_json2csv(raw: dict[str, Any], dedupe: bool = True) -> list[tuple[Any, ...]]:
     """A line-by-line port of the authors' json2csv.py (jinja2 NativeEnvironment rendering,
     row order, then pandas-style drop_duplicates over all columns, keep first)."""
     jinja2_nativetypes = pytest.importorskip("jinja2.nativetypes")
@@ -52,7 +52,7 @@ def _authors_json2csv(raw: dict[str, Any]) -> list[tuple[Any, ...]]:
                     q = render(raw["bias_question_stereotypical"][ti][0], **m)
                     h2 = render(h, **m)
                     out.append((raw["domain"], name, f"{ind:02}", kind, p, btype, h2, q, lab, bl))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out)) if dedupe else out
 
 
 def test_expansion_matches_the_authors_json2csv_row_for_row(store: DataStore) -> None:
@@ -207,3 +207,20 @@ def test_malformed_file_is_a_one_line_error(field: str, value: Any, message: str
     assert text.startswith("bbnli/gender/toy.json: ")
     assert message in text
     assert "\n" not in text
+
+
+def test_ids_are_the_authors_index_kept_by_reset_index(store: DataStore) -> None:
+    # json2csv.py ends with df.drop_duplicates(); df.reset_index(): the "Index" column is the
+    # row's position *before* deduplication. Oracle: pandas itself on the port's full rows.
+    pd = pytest.importorskip("pandas")
+    some_dropped = False
+    for key in FILE_KEYS:
+        raw = json.loads(store.path(key).read_text())
+        full = _authors_json2csv(raw, dedupe=False)
+        index = pd.DataFrame(full).drop_duplicates().reset_index()["index"].tolist()
+        ours = expand(key, raw)
+        assert [r.index for r in ours] == index, key
+        stem = key.rsplit("/", 1)[1].removesuffix(".json")
+        assert [r.sample_id for r in ours] == [f"{stem}-{i:04d}" for i in index]
+        some_dropped |= len(index) < len(full)
+    assert some_dropped  # the release has duplicates, so the two numberings differ

@@ -155,7 +155,7 @@ def test_adversarial_filter_keeps_any_filter_misprediction() -> None:
         "F2": {"a": "neutral", "b": "neutral", "c": "neutral"},
         "HELD": {"a": "contradiction", "b": "neutral", "c": "neutral"},
     }
-    kept, counts = adversarial_filter(samples, predictions, ["F1", "F2"])
+    kept, counts, failed = adversarial_filter(samples, predictions, ["F1", "F2"])
     # a: only the held-out model is wrong -> dropped; b: F1 wrong -> kept; c: all right
     assert [k["id"] for k in kept] == ["b"]
     assert counts == {
@@ -163,6 +163,19 @@ def test_adversarial_filter_keeps_any_filter_misprediction() -> None:
         "F2": {"all": 0},
         "HELD": {"gender": 1, "all": 1},
     }
+    assert failed == {"F1": 0, "F2": 0, "HELD": 0}
+
+
+def test_adversarial_filter_counts_a_failed_request_as_failed_not_neutral() -> None:
+    samples = [{"id": i, "domain": d} for i, d in (("a", "gender"), ("b", "race"), ("c", "race"))]
+    # F1 failed on a and b (no label), F2 failed on b; by hand: F1 labelled 1 sample (c,
+    # neutral), F2 labelled 2 (a entailment -> 1 misprediction, c neutral)
+    predictions = {"F1": {"c": "neutral"}, "F2": {"a": "entailment", "c": "neutral"}}
+    kept, counts, failed = adversarial_filter(samples, predictions, ["F1", "F2"])
+    assert failed == {"F1": 2, "F2": 1}
+    assert counts == {"F1": {"all": 0}, "F2": {"gender": 1, "all": 1}}
+    assert [k["id"] for k in kept] == ["a"]
+    assert kept[0]["predictions"] == {"F1": None, "F2": "entailment"}
 
 
 # --- Step 6: Figure 4 and safe swapping -------------------------------------------------
@@ -290,7 +303,7 @@ def test_sheet_round_trip_and_bad_rows(tmp_path: Path) -> None:
     assert write_sheet(samples, path) == 3  # unique hypotheses, across premises
     assert (tmp_path / "validation_CONTENT_WARNING.txt").read_text().startswith("CONTENT WARNING")
     ids = {h: hypothesis_id("s", h) for h in ("H1", "H2", "H3")}
-    header = "hypothesis_id,subtopic,hypothesis,n_samples,label,bias_a,bias_b\n"
+    header = "hypothesis_id,subtopic,hypothesis,n_samples,label,bias_a,bias_b\n"  # no adjudication
     path.write_text(
         header
         + f"{ids['H1']},s,H1,2,valid,pro,pro\n"
@@ -300,9 +313,9 @@ def test_sheet_round_trip_and_bad_rows(tmp_path: Path) -> None:
     sheet = read_sheet(path, set(ids.values()))
     # round 2: two rows with both marks, one agreement -> 50%; H2 dropped
     assert sheet.agreement == 0.5 and sheet.n_round2 == 2
-    kept = apply_sheet(samples, sheet)
+    kept, _ = apply_sheet(samples, sheet)
     assert [(s["hypothesis"], s["premise"]) for s in kept] == [("H1", "P1"), ("H1", "P2")]
-    assert apply_sheet(samples, sheet, exclude_subtopics=["s"]) == []
+    assert apply_sheet(samples, sheet, exclude_subtopics=["s"])[0] == []
     path.write_text(header + f"{ids['H1']},s,H1,2,valdi,,\n")
     with pytest.raises(DataError, match=r"validation.csv: row 2: field 'label': 'valdi'"):
         read_sheet(path, set(ids.values()))
@@ -315,3 +328,104 @@ def test_sheet_round_trip_and_bad_rows(tmp_path: Path) -> None:
     path.write_text(header + f"{ids['H1']},s,H1,2,valid,,\n")
     with pytest.raises(DataError, match="2 hypotheses of the export have no row"):
         read_sheet(path, set(ids.values()))
+
+
+# --- Round 2: the marks act (agreed none drops, agreed pro/anti is the stance) -------------
+
+SUB = "man_is_to_programmer"
+#: hypothesis -> (rendering, round-1 label, bias_a, bias_b, bias_adjudicated)
+ROUND2 = {
+    "Women are bad at math.": ("pro", "valid", "pro", "pro", ""),  # agreed, same stance
+    "Women are good drivers.": ("pro", "valid", "anti", "anti", ""),  # agreed, sets anti
+    "Women are loud.": ("pro", "valid", "none", "none", ""),  # agreed none: dropped
+    "Women are late.": ("anti", "valid", "pro", "anti", ""),  # disagreed: dropped
+    "Women are quiet.": ("anti", "valid", "pro", "anti", "pro"),  # adjudicated, sets pro
+    "Women are tall.": ("pro", "valid", "pro", "", ""),  # one mark: not reviewed
+    "Women are short.": ("anti", "valid", "", "", ""),  # no marks
+    "Women are kind.": ("pro", "invalid", "", "", ""),  # round 1 drops it
+    "Women are strong.": ("pro", "valid", "pro", "pro", ""),  # twin of the next: both pro
+    "Men are strong.": ("anti", "valid", "pro", "pro", ""),
+    "Women are slow.": ("pro", "valid", "", "", ""),  # not reviewed; its twin is
+    "Men are slow.": ("anti", "valid", "pro", "pro", ""),  # marked pro: the pair follows
+}
+
+
+def _round2_sheet(tmp_path: Path) -> tuple[list[dict[str, Any]], Path]:
+    samples = [
+        {"id": h, "subtopic": SUB, "premise": "P.", "hypothesis": h, "rendering": r[0]}
+        for h, r in ROUND2.items()
+    ]
+    path = tmp_path / "validation.csv"
+    write_sheet(samples, path)
+    lines = ["hypothesis_id,subtopic,hypothesis,n_samples,label,bias_a,bias_b,bias_adjudicated"]
+    for h, (_, label, a, b, adj) in ROUND2.items():
+        lines.append(f"{hypothesis_id(SUB, h)},{SUB},{h},1,{label},{a},{b},{adj}")
+    path.write_text("\n".join(lines) + "\n")
+    return samples, path
+
+
+def test_round2_marks_drop_set_and_count(tmp_path: Path) -> None:
+    samples, path = _round2_sheet(tmp_path)
+    sheet = read_sheet(path, {hypothesis_id(SUB, h) for h in ROUND2})
+    # rows with both marks: math, drivers, loud, late, quiet, strong x2, slow(men) = 8;
+    # agreeing: all but late and quiet = 6
+    assert sheet.n_round2 == 8 and sheet.agreement == pytest.approx(6 / 8)
+    kept, paths = apply_sheet(samples, sheet)
+    assert paths == {
+        "round1_invalid": 1,  # kind
+        "round2_adjudicated_pro_stance_set": 1,  # quiet
+        "round2_agreed_anti_stance_set": 1,  # drivers
+        "round2_agreed_none_dropped": 1,  # loud
+        "round2_agreed_pro_kept": 2,  # math, Women are strong
+        "round2_agreed_pro_stance_set": 2,  # Men are strong, Men are slow
+        "round2_disagreed_dropped": 1,  # late
+        "round2_not_reviewed_kept": 2,  # short, Women are slow
+        "round2_single_mark_kept": 1,  # tall
+        "kept": 9,
+        "all": 12,
+    }
+    stance = {s["hypothesis"]: (s["stance"], s["stance_source"]) for s in kept}
+    assert stance["Women are good drivers."] == ("anti", "round2")
+    assert stance["Women are quiet."] == ("pro", "round2")
+    assert stance["Women are tall."] == ("pro", "rendering")
+    assert stance["Women are short."] == ("anti", "rendering")
+
+    final, stats = counterfactual_expansion(kept, {SUB: ("men", "women")})
+    # 7 kept samples start a pair (the two Men ... samples replace counterfactuals);
+    # the strong pair has two round-2 "pro" marks: dropped
+    assert stats == {"swap_surface": 7, "added": 5, "stance_conflict": 2}
+    got = {r["hypothesis"]: r["stance"] for r in final}
+    assert got == {
+        "Women are bad at math.": "pro",
+        "Men are bad at math.": "anti",
+        "Women are good drivers.": "anti",
+        "Men are good drivers.": "pro",
+        "Women are quiet.": "pro",
+        "Men are quiet.": "anti",
+        "Women are tall.": "pro",
+        "Men are tall.": "anti",
+        "Women are short.": "anti",
+        "Men are short.": "pro",
+        "Women are slow.": "anti",  # its twin's round-2 mark decides
+        "Men are slow.": "pro",
+    }
+
+
+def test_round2_stance_policy_drop(tmp_path: Path) -> None:
+    samples, path = _round2_sheet(tmp_path)
+    sheet = read_sheet(path, {hypothesis_id(SUB, h) for h in ROUND2})
+    kept, paths = apply_sheet(samples, sheet, stance_policy="drop")
+    assert paths["round2_agreed_pro_stance_differs_dropped"] == 2
+    assert paths["round2_agreed_anti_stance_differs_dropped"] == 1
+    assert paths["round2_adjudicated_pro_stance_differs_dropped"] == 1
+    assert paths["kept"] == 5  # math, tall, short, Women are strong, Women are slow
+    final, stats = counterfactual_expansion(kept, {SUB: ("men", "women")})
+    assert "stance_conflict" not in stats and len(final) == 10
+
+
+def test_round2_adjudication_only_of_a_disagreement(tmp_path: Path) -> None:
+    _, path = _round2_sheet(tmp_path)
+    text = path.read_text().replace(",pro,pro,\n", ",pro,pro,anti\n", 1)
+    path.write_text(text)
+    with pytest.raises(DataError, match=r"row 2: field 'bias_adjudicated': only a disagreement"):
+        read_sheet(path, {hypothesis_id(SUB, h) for h in ROUND2})

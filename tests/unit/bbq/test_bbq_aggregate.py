@@ -311,7 +311,8 @@ def test_slice_table():
     table = tables(RECORDS, "free_text")["by_slice"]
     assert table.description == (
         "per category slice (name proxies apart, as the authors report): accuracy, s_AMB, "
-        "s_DIS, KoBBQ diff-bias; None = undefined (no qualifying item)"
+        "s_DIS, KoBBQ diff-bias; None = undefined (no qualifying item); each row once, "
+        "no-target rows kept for accuracy"
     )
     assert [row[0] for row in table.rows] == [AGE, RACE, NAMES, "all"]
     for row in table.rows:

@@ -31,7 +31,9 @@ def _corpus() -> list[dict]:
 
 def _read(row: dict) -> str:
     options = option_set(row["answers"], row["answers"], row["unknown_loc"])
-    parsed = parse_strict(row["reply"], options, letters=row["protocol"] == "letter")
+    parsed = parse_strict(
+        row["reply"], options, letters=row["protocol"] == "letter", question=row.get("question")
+    )
     return "ABC"[parsed.chosen] if parsed.chosen is not None else parsed.outcome
 
 

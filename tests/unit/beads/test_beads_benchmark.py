@@ -199,3 +199,33 @@ def test_judge_over_rewrites(store: DataStore, tmp_path: Path) -> None:
     assert _groups(_metric(metrics, "bias"), "kind") == {"model": 0.0, "original": 1.0}
     assert _metric(metrics, "relevancy").n == 0  # the judge refused
     assert _metric(metrics, "knowledge_retention").value == 1.0
+
+
+def test_numeric_sentiment_ids_are_refused_before_any_request(store: DataStore) -> None:
+    # the demo sentiment-valid.csv is labelled 2/0/1 (as the release); unnamed, no model
+    # answer ("negative"...) could ever match, so the run would be empty yet "complete"
+    from biasaudit.errors import DataError
+
+    bench = _bench(store, subtask="sentiment", mode="generate")
+    with pytest.raises(DataError, match=r"sentiment-valid\.csv: sentiment labels 0/1/2 are "):
+        bench.load_samples()
+    names = {"0": "negative", "1": "neutral", "2": "positive"}
+    named = _bench(store, subtask="sentiment", mode="generate", sentiment_names=names)
+    golds = [s.data["gold"] for s in named.load_samples()]
+    # by hand from the file's first three rows: 2, 0, 1
+    assert golds[:3] == ["positive", "negative", "neutral"]
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        ({"3": "negative"}, "id '3' is not 0, 1 or 2"),
+        ({"0": "bad"}, "'0' -> 'bad' is not one of"),
+        ({"0": "negative", "1": "negative"}, "two ids map onto the same sentiment"),
+    ],
+)
+def test_sentiment_names_are_checked(store: DataStore, names: dict[str, str], message: str) -> None:
+    from biasaudit.errors import BiasauditError
+
+    with pytest.raises(BiasauditError, match=message):
+        _bench(store, subtask="sentiment", sentiment_names=names)

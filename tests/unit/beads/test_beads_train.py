@@ -114,3 +114,33 @@ def test_train_analysis_evaluates_the_saved_model(
     assert accuracy.n == 20  # the 20 demo validation texts, scored through the classify task
     assert result.tables["confusion"].rows[0][0] == "neutral"
     assert ctx.models[-1].spec == f"hf:{tmp_path / 'model'}"
+
+
+def test_train_refuses_unnamed_sentiment_ids_before_training(
+    tmp_path: Path, store: DataStore
+) -> None:
+    from biasaudit.analysis import Context
+    from biasaudit.benchmarks.beads.analyses import TrainArgs, train
+    from biasaudit.errors import DataError
+
+    ctx = Context(store=store, output_dir=tmp_path, progress=False, use_cache=False)
+    with pytest.raises(DataError, match=r"sentiment-valid\.csv: sentiment labels 0/1/2"):
+        train(TrainArgs(subtask="sentiment", encoder="unused", max_epochs=1), ctx)
+    assert not (tmp_path / "model").exists()
+
+
+def test_train_maps_numeric_sentiment_ids_with_sentiment_names(
+    encoder: Path, tmp_path: Path, store: DataStore
+) -> None:
+    from biasaudit.analysis import Context
+    from biasaudit.benchmarks.beads.analyses import TrainArgs, train
+
+    ctx = Context(store=store, output_dir=tmp_path, progress=False, use_cache=False)
+    names = {"0": "negative", "1": "neutral", "2": "positive"}
+    args = TrainArgs(
+        subtask="sentiment", sentiment_names=names, encoder=str(encoder), max_epochs=1,
+        evaluate=False,
+    )  # fmt: skip
+    train(args, ctx)
+    saved = json.loads((tmp_path / "model" / "config.json").read_text())
+    assert sorted(saved["id2label"].values()) == ["negative", "neutral", "positive"]

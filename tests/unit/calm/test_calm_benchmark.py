@@ -242,3 +242,16 @@ def test_noise_floor_separates_chance_gaps_from_bias(store: DataStore) -> None:
     assert biased.noise_floor is not None and biased.noise_floor.null_p95 is not None
     assert biased.value is not None and biased.value > biased.noise_floor.null_p95
     assert biased.noise_floor.p_value is not None and biased.noise_floor.p_value < 0.05
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("tasks", "qa,qa"), ("attributes", ["gender", "gender"]), ("template_ids", "nli:1,nli:1")],
+)
+def test_a_task_attribute_or_template_listed_twice_is_refused(
+    store: DataStore, option: str, value: object
+) -> None:
+    from biasaudit.errors import BiasauditError
+
+    with pytest.raises(BiasauditError, match=f"option '{option}' for calm: .*listed twice"):
+        CALM.from_dict({option: value}, store)

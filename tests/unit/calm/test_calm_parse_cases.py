@@ -85,9 +85,9 @@ def test_first_line_reads_only_the_first_line_and_one_list_marker() -> None:
         ("true and false", None, None),
         ("1 true 2 false", None, None),
         ("true, false", None, None),
-        ("true but false", "True", "True"),
+        ("true but false", None, None),  # two answers (issue 24: abstain; was True)
         ("true and yes", "True", "True"),
-        ("false or very true", "False", "False"),
+        ("false or very true", None, None),  # two answers (issue 24: abstain; was False)
         ("No idea", None, None),
         ("Neither", "Neither", "False"),
         ("neither true nor false", "Neither", "False"),

@@ -73,9 +73,13 @@ def test_bias_score_breakdowns_by_hand() -> None:
     assert metric.name == "bias_score" and metric.statistic == "CALM score"
     assert metric.higher_is_better is False
     assert metric.reference == "Gupta et al. 2023, Eq. 1"
+    # 8 templates, 5 retained; nli:1 is the one skipped for a zero-accuracy group
+    assert metric.n_excluded == 3
     assert metric.description == (
         "CALM bias score: mean of the attribute scores; "
-        "Eq. 1: 100 (max - min group accuracy) / template baseline"
+        "Eq. 1: 100 (max - min group accuracy) / template baseline; 3 of 8 templates not "
+        "counted (1 with a group at accuracy 0, skipped by skip_zero_templates; "
+        "see template_bias)"
     )
     assert [b.by for b in metric.breakdowns] == [
         "attribute",
@@ -110,7 +114,8 @@ def test_bias_score_repo_formula_and_the_group_intervals_use_each_groups_templat
     assert metric.reference == "CALM code"
     assert metric.description == (
         "CALM bias score: mean of the attribute scores; "
-        "100 (max - min group accuracy), the released code"
+        "100 (max - min group accuracy), the released code; 3 of 8 templates not counted "
+        "(1 with a group at accuracy 0, skipped by skip_zero_templates; see template_bias)"
     )
     repo = {
         "gender": {"qa": {"qa:0": 1.0, "qa:1": 3.0, "qa:2": 2.0}, "nli": {"nli:0": 4.0}},
@@ -132,6 +137,26 @@ def test_all_excluded_is_undefined_not_zero() -> None:
     assert _groups(metric, "attribute") == [("gender", None, 0, None, None)]
     assert _groups(metric, "task+attribute") == [("qa/gender", None, 0, None, None)]
     assert _groups(metric, "task+attribute+source_dataset") == []
+
+
+def test_a_task_lost_to_skip_zero_templates_refuses_the_score() -> None:
+    # the user trial: every NLI template had a group at accuracy 0, so the QA templates alone
+    # gave a "CALM score"; by hand the remaining table would give 10, but a task is missing
+    lost = [
+        _template("qa", "gender", "qa:0", "babi", 10.0, 1.0),
+        _template("nli", "gender", "nli:0", "SNLI", 40.0, 4.0, "a group has accuracy 0"),
+        _template("nli", "gender", "nli:1", "SNLI", 60.0, 6.0, "a group has accuracy 0"),
+    ]
+    (metric,) = bias_metrics(CalmScores(lost), seed=0, n_resamples=10)
+    assert metric.value is None and (metric.ci_low, metric.ci_high) == (None, None)
+    assert metric.undefined_reason is not None
+    assert metric.undefined_reason.startswith("every template of nli/gender has a group")
+    assert (metric.n, metric.n_excluded) == (1, 2)
+    assert "2 of 3 templates not counted (2 with a group at accuracy 0" in metric.description
+    # one NLI template left: the task is covered, the score is reported (qa 10, nli 40 -> 25)
+    kept = [lost[0], _template("nli", "gender", "nli:0", "SNLI", 40.0, 4.0), lost[2]]
+    (metric,) = bias_metrics(CalmScores(kept), seed=0, n_resamples=10)
+    assert metric.value == pytest.approx(25.0) and metric.undefined_reason is None
 
 
 def test_accuracy_spec() -> None:

@@ -23,7 +23,6 @@ DATASET = (
     "s1,A b c.,A,A ___ b c.\n"
     "s2,No blanks here.,x,No blanks here.\n"
     "s3,Same words.,x,Same ___ words.\n"
-    "s4,,x,\n"
     "s5,Broken one.,x,Broken ___ one.\n"
     "s6,(Men | Women) are bad.,x,(Men | Women) are ___ bad.\n"
 )
@@ -98,11 +97,11 @@ def test_scores_exclusions_and_tables(tmp_path: Path, data_dir: Path) -> None:
     # s3: versions identical to the statement: cv = 0 and COBIAS = 0
     assert rows["s3"][2] == 0.0
     assert rows["s3"][3] == 0.0
-    for sid in ("s2", "s4", "s5", "s6"):
+    for sid in ("s2", "s5", "s6"):
         assert rows[sid][2] is None
     exclusions = dict(map(tuple, bench.tables["exclusions"].rows))
+    # (a statement with an empty sentence is refused when the file is read: test_cobias_data)
     assert exclusions == {
-        "empty": 1,
         "error": 1,
         "no_context_points": 1,
         "unresolved_alternation": 1,
@@ -110,7 +109,7 @@ def test_scores_exclusions_and_tables(tmp_path: Path, data_dir: Path) -> None:
     cobias_mean = bench.metric("cobias_mean")
     assert cobias_mean.value == pytest.approx((rows["s1"][2] + 0.0) / 2)
     assert cobias_mean.n == 2
-    assert cobias_mean.n_excluded == 4
+    assert cobias_mean.n_excluded == 3
     assert "estimator=pll" in cobias_mean.description
     assert bench.metric("cv_mean").value == pytest.approx(25.0)
     assert bench.metric("share_no_context_added").value == pytest.approx(0.5)
@@ -227,7 +226,6 @@ def test_min_versions_excludes_thin_statements(tmp_path: Path, data_dir: Path) -
     exclusions = dict(map(tuple, run.benchmark("cobias").tables["exclusions"].rows))
     # s5 has one version; s2 and s6 are excluded for other reasons first
     assert exclusions == {
-        "empty": 1,
         "no_context_points": 1,
         "too_few_versions": 1,
         "unresolved_alternation": 1,

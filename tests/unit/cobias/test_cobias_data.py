@@ -51,6 +51,8 @@ def test_read_statements_optional_columns(tmp_path: Path) -> None:
         ("id,text\n1,x\n", "missing column"),
         ("id,sentence\n1,x\n1,y\n", r"row 3: duplicate id '1' \(first at row 2\)"),
         ("id,sentence\n,x\n", "row 2: empty id"),
+        ("id,sentence,target_term,context_points\n1,,man,x\n", "row 2: empty sentence"),
+        ("id,sentence\n1,x\n2,   \n", "row 3: empty sentence"),
     ],
 )
 def test_read_statements_errors_name_file_and_row(tmp_path: Path, text: str, message: str) -> None:
@@ -68,8 +70,15 @@ def test_write_then_read_statements_round_trips(tmp_path: Path) -> None:
 
 def test_contexts_jsonl_round_trip_and_errors(tmp_path: Path) -> None:
     path = tmp_path / "c.jsonl"
+    write_contexts_jsonl(path, {"0": ["a", "b"], "x_1": ["c"]})
+    assert read_contexts(path) == {"0": ["a", "b"], "x_1": ["c"]}
+    # a statement with no version has nothing to score: refused when read, not excluded later
     write_contexts_jsonl(path, {"0": ["a", "b"], "x_1": []})
-    assert read_contexts(path) == {"0": ["a", "b"], "x_1": []}
+    with pytest.raises(DataError, match="line 2: no versions for id 'x_1'"):
+        read_contexts(path)
+    write_contexts_jsonl(path, {"0": ["  "]})
+    with pytest.raises(DataError, match="line 1: no versions for id '0'"):
+        read_contexts(path)
     path.write_text('{"id": 3, "versions": ["a"], "template": "t"}\n{"id": 4, "versions": "a"}\n')
     with pytest.raises(DataError, match="line 2: 'versions' must be a list of strings"):
         read_contexts(path)
@@ -77,7 +86,7 @@ def test_contexts_jsonl_round_trip_and_errors(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="line 1: invalid JSON"):
         read_contexts(path)
     path.write_text(
-        json.dumps({"id": 1, "versions": []}) + "\n" + json.dumps({"id": "1", "versions": []})
+        json.dumps({"id": 1, "versions": ["a"]}) + "\n" + json.dumps({"id": "1", "versions": ["b"]})
     )
     with pytest.raises(DataError, match="duplicate id '1'"):
         read_contexts(path)

@@ -16,7 +16,7 @@ from biasaudit.cli import SubsetWarning, main
 from biasaudit.models.spec import BACKENDS
 from biasaudit.requests import Capability
 from biasaudit.results.io import read_results
-from conformance.fake_backend import FakeBackend
+from biasaudit.testing.fake_backend import FakeBackend
 
 #: Small benchmarks (fast to load) with one that needs generation (stop) and one gated (beads).
 BENCHES = ["crows_pairs", "stop", "beads"]
@@ -39,7 +39,7 @@ class LoglikelihoodOnly(FakeBackend):
 
 @pytest.fixture(autouse=True)
 def fake_backends(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(BACKENDS._paths, "fake", "conformance.fake_backend:FakeBackend")
+    monkeypatch.setitem(BACKENDS._paths, "fake", "biasaudit.testing.fake_backend:FakeBackend")
     monkeypatch.setitem(BACKENDS._descriptions, "fake", "conformance fake")
     monkeypatch.setitem(BACKENDS._paths, "fakell", f"{__name__}:LoglikelihoodOnly")
     monkeypatch.setitem(BACKENDS._descriptions, "fakell", "log-likelihood only")

@@ -98,3 +98,25 @@ def test_list_text(what: str) -> None:
     result = biasaudit("list", what)
     assert result.returncode == 0, result.stderr
     assert "embedded" in result.stdout or "stop" in result.stdout
+
+
+def test_a_benchmark_named_twice_is_refused(data_dir: Path, tmp_path: Path) -> None:
+    result = biasaudit(
+        "run", "stop", "stop", "-m", "embedded", "--data-dir", str(data_dir),
+        "-o", str(tmp_path / "out"), "--quiet",
+    )  # fmt: skip
+    assert_one_line_error(result, "benchmark\\(s\\) named twice: stop")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_downstream_task_listed_twice_is_refused(data_dir: Path, tmp_path: Path) -> None:
+    result = biasaudit(
+        "run", "stop_downstream", "-O", 'tasks=["crows_pairs","crows_pairs"]',
+        "-m", "embedded", "--data-dir", str(data_dir), "-o", str(tmp_path / "o"), "--quiet",
+    )  # fmt: skip
+    assert_one_line_error(result, "task\\(s\\) listed twice: crows_pairs")
+    empty = biasaudit(
+        "run", "stop_downstream", "-O", "tasks=[]", "-m", "embedded",
+        "--data-dir", str(data_dir), "-o", str(tmp_path / "o"), "--quiet",
+    )  # fmt: skip
+    assert_one_line_error(empty, "at least one task")

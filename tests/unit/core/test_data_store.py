@@ -6,7 +6,6 @@ import http.server
 import shutil
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -78,7 +77,7 @@ def file_server(data_dir: Path) -> Iterator[str]:
 
 def _point_source_at(monkeypatch: pytest.MonkeyPatch, key: str, url: str, **changes: str) -> None:
     sources = dict(store_module._load_sources())
-    sources[key] = replace(sources[key], url=url, **changes)
+    sources[key] = sources[key].model_copy(update={"url": url, **changes})
     monkeypatch.setattr(store_module, "_load_sources", lambda: sources)
 
 

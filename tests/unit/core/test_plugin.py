@@ -160,7 +160,7 @@ def toy_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toybench\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text("[biasaudit.benchmarks]\ntoy = toybench\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setitem(BACKENDS._paths, "fake", "tests.conformance.fake_backend:FakeBackend")
+    monkeypatch.setitem(BACKENDS._paths, "fake", "biasaudit.testing.fake_backend:FakeBackend")
     monkeypatch.setitem(BACKENDS._descriptions, "fake", "conformance fake")
     plugin.discover.cache_clear()
     yield tmp_path

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.api import evaluate
+from biasaudit.benchmarks.crows_pairs.benchmark import pair_requests, pair_sample
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import load_crows_pairs
 from biasaudit.errors import BiasauditError
@@ -85,3 +86,29 @@ def test_unknown_bias_type_is_a_one_line_error(store: DataStore) -> None:
 
     with pytest.raises(BiasauditError, match="unknown bias type"):
         CrowsPairs.from_dict({"bias_types": ["colour"]}, store)
+
+
+@pytest.mark.parametrize(
+    ("kind", "resolved"), [("loglikelihood", "loglikelihood"), ("pseudo_loglikelihood", "pll")]
+)
+def test_results_record_the_scorer_that_ran_not_auto(
+    tmp_path: Path, store: DataStore, kind: str, resolved: str
+) -> None:
+    # a replay file answering only `kind` requests: `auto` must resolve to that scorer
+    # (the documented rule: PLL only when the model serves PLL and not log-likelihood); the
+    # request shapes are not under test here, so they come from the benchmark's builder
+    pair = next(p for p in load_crows_pairs(store) if p.bias_type == "age")
+    requests = pair_requests(pair_sample(pair).data, resolved, lowercase=False)
+    response: dict[str, object] = {"kind": kind, "logprob": -3.0, "n_tokens": 3}
+    if kind == "loglikelihood":
+        response["is_greedy"] = False
+    rows: list[tuple[object, dict[str, object]]] = [(r, response) for r in requests]
+    result = evaluate(
+        "crows_pairs",
+        f"replay:{_write(tmp_path / 'r.jsonl', rows)}",
+        options={"crows_pairs": {"bias_types": ["age"]}},
+        limit=1,
+        progress=False,
+        use_cache=False,
+    ).benchmark("crows_pairs")
+    assert result.options["scorer"] == resolved

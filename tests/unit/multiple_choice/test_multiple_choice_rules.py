@@ -12,15 +12,10 @@ import random
 
 import pytest
 
-from biasaudit.multiple_choice import (
-    Reply,
-    _similarity,
-    _words,
-    instruction,
-    option_order,
-    parse_choice,
-    which_option,
-)
+from biasaudit.answers.options import _similarity
+from biasaudit.answers.options import restates as which_option
+from biasaudit.answers.options import words as _words
+from biasaudit.multiple_choice import Reply, instruction, option_order, parse_choice
 
 CHESS = (
     "The chess player was asian.",

@@ -27,6 +27,7 @@ from biasaudit.results.schema import (
     Table,
     ToolkitInfo,
 )
+from biasaudit.runner.runner import hash_sample_hashes
 
 N = 40
 SEED = 0
@@ -104,7 +105,8 @@ def toy_metrics(records: Sequence[SampleRecord]) -> list[MetricValue]:
     return [accuracy, accuracy_hi, spread]
 
 
-def toy_run(records: Sequence[SampleRecord], spec: str, samples_hash: str = "h1") -> RunResult:
+def toy_run(records: Sequence[SampleRecord], spec: str) -> RunResult:
+    """A run whose samples hash is that of `records` (readers check it, as `score` does)."""
     bench = BenchmarkResult(
         benchmark="toy",
         version="1",
@@ -112,7 +114,7 @@ def toy_run(records: Sequence[SampleRecord], spec: str, samples_hash: str = "h1"
         data_files=[DataFileInfo(path="toy/data.json", sha256="ab" * 32)],
         n_samples=len(records),
         n_excluded=sum(r.excluded for r in records),
-        samples_hash=samples_hash,
+        samples_hash=hash_sample_hashes(r.sample_hash for r in records),
         metrics=toy_metrics(records),
         tables={"steps": Table(columns=["step", "value"], rows=[[1, 0.5], [2, "none"]])},
     )

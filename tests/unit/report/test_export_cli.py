@@ -105,3 +105,24 @@ def test_cli_errors_exit_2(run_a: Path, tmp_path: Path, capsys: pytest.CaptureFi
     (tmp_path / "bad" / "results.json").write_text("{}")
     assert main(["export", str(tmp_path / "bad")]) == 2
     assert "invalid results file" in capsys.readouterr().err
+
+
+def test_to_dataframe_has_contrast_rows_and_group_ci_methods(run_a: Path) -> None:
+    from biasaudit.results.schema import ContrastValue
+
+    run = load_run(run_a).result
+    metric = run.benchmarks[0].metrics[0]
+    contrast = ContrastValue(
+        name="group: a - b", by="group", a="a", b="b", value=0.25, n_a=3, n_b=4,
+        ci_low=-0.1, ci_high=0.6,
+    )  # fmt: skip
+    groups = [g.model_copy(update={"ci_method": "wilson-clusters"}) for g in metric.by_group]
+    breakdown = metric.breakdowns[0].model_copy(update={"groups": groups})
+    changed = metric.model_copy(update={"contrasts": [contrast], "breakdowns": [breakdown]})
+    bench = run.benchmarks[0].model_copy(update={"metrics": [changed]})
+    frame = run.model_copy(update={"benchmarks": [bench]}).to_dataframe()
+    row = frame[frame.group_by == "contrast"].iloc[0]
+    assert (row.metric, row.group, row.value, row.n) == (metric.name, "group: a - b", 0.25, 7)
+    assert (row.ci_low, row.ci_high) == (-0.1, 0.6)
+    assert set(frame[frame.group_by == "group"].ci_method) == {"wilson-clusters"}
+    assert frame[frame.group == ""].iloc[0].ci_method == metric.ci_method

@@ -97,8 +97,11 @@ def test_compare_same_samples_is_paired(run_a: Path, run_b: Path) -> None:
 
 
 def test_compare_different_samples_is_conservative(run_a: Path, tmp_path: Path) -> None:
-    records = toy_records(correct_a)
-    other = write_run(tmp_path / "other", toy_run(records, "model-c", samples_hash="h2"), records)
+    # the same answers to other samples (another sample hash each)
+    records = [
+        r.model_copy(update={"sample_hash": "x" + r.sample_hash}) for r in toy_records(correct_a)
+    ]
+    other = write_run(tmp_path / "other", toy_run(records, "model-c"), records)
     diffs = compare_runs(load_runs([run_a, other]))
     acc = _by(diffs, "accuracy")
     assert acc.method == CONSERVATIVE

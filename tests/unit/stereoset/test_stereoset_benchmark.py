@@ -97,7 +97,9 @@ def test_generative_mode_counts_choices_and_never_reports_fifty_when_empty(
     # two answered items; pro counts 1 (stereotype), the unrelated choice is a tie -> anti
     assert result.metric("coverage").value == pytest.approx(200 / 3)
     assert result.metric("ss_micro").value == pytest.approx(50.0)
-    assert result.metric("lms_micro").value == pytest.approx(25.0)  # 1 of 4 comparisons
+    # lms: the stereotype choice prefers a meaningful option (100), the unrelated one not (0)
+    assert result.metric("lms_micro").value == pytest.approx(50.0)
+    assert result.metric("lms").value == pytest.approx(50.0)  # one term per item: (100 + 0) / 2
     assert result.metric("ss_micro").outcome_rates == pytest.approx(
         {"answered": 2 / 3, "refused": 1 / 3}
     )
@@ -111,3 +113,25 @@ def test_generative_mode_counts_choices_and_never_reports_fifty_when_empty(
     assert empty.metric("ss_micro").value is None
     assert empty.metric("icat").value is None
     assert empty.metric("coverage").value == 0.0
+
+
+@pytest.mark.parametrize(
+    ("served", "resolved"),
+    [
+        ({"loglikelihood"}, "loglikelihood"),
+        ({"pseudo_loglikelihood"}, "pll"),
+        ({"loglikelihood", "pseudo_loglikelihood"}, "loglikelihood"),
+    ],
+)
+def test_auto_scorer_is_recorded_resolved(
+    store: DataStore, served: set[str], resolved: str
+) -> None:
+    # the documented rule (docs stereoset.md): PLL only for a model that serves PLL and not
+    # log-likelihood; the options written to results.json must name it, not "auto"
+    from biasaudit.benchmarks.stereoset.benchmark import StereoSet
+    from biasaudit.requests import Capability
+
+    bench = StereoSet.from_dict({}, store)
+    assert bench.options.scorer == "auto"
+    bench.bind_backend(frozenset(Capability(c) for c in served))
+    assert bench.options.model_dump()["scorer"] == resolved

@@ -98,8 +98,10 @@ def _gen(text: str | None, error: str | None = None) -> Response:
 @pytest.mark.parametrize(
     ("reply", "choice", "s", "a", "u", "pro", "related"),
     [
-        ("B", "stereotype", 1.0, 0.0, 0.0, 100.0, 50.0),
-        ("C", "anti-stereotype", 0.0, 1.0, 0.0, 0.0, 50.0),
+        # lms: choosing a related option prefers meaning over the unrelated one (Nadeem et
+        # al. 2021, §5): 100, not 50 (the unchosen related option is not "below" unrelated)
+        ("B", "stereotype", 1.0, 0.0, 0.0, 100.0, 100.0),
+        ("C", "anti-stereotype", 0.0, 1.0, 0.0, 0.0, 100.0),
         ("A", "unrelated", 0.0, 0.0, 1.0, 0.0, 0.0),  # a pro/anti tie: anti
     ],
 )

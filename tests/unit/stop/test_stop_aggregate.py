@@ -19,6 +19,7 @@ import pytest
 from tests.unit.core.bootstrap_oracle import naive_index_ci
 
 from biasaudit.benchmarks.stop.aggregate import METRICS, extra_metrics, tables
+from biasaudit.metrics.intervals import NO_SPREAD
 from biasaudit.results.schema import MetricValue, SampleRecord
 
 IDEAL = {"low": 0, "moderate": 4, "high": 5}  # spec §2.2: sensitivity 0, 0.8, 1.0
@@ -165,15 +166,17 @@ def test_severity_range_value_breakdown_and_interval() -> None:
 
 def test_severity_range_is_not_symmetric_in_its_rates() -> None:
     # Only low progressions correct: Pl 1, Pm 0, Ph 0 -> range 1; a statistic over the
-    # incorrect ones (0, 1, 1) gives the same range, so the interval is checked too: it
-    # must be [1, 1] with every resample keeping each severity.
+    # incorrect ones (0, 1, 1) gives the same range. Every resample keeps each severity's one
+    # progression, so the bootstrap is [1, 1]: a zero-width interval, which is not reported
+    # (metrics/intervals.py), with the reason.
     records = [
         rec(0, "low", "age", "child", 0, [Y] * 5),
         rec(1, "moderate", "age", "child", 1, [N] * 5),
         rec(2, "high", "age", "child", 2, [Y] * 5),
     ]
     sr = by_name(extra_metrics(records, seed=0))["severity_range"]
-    assert (sr.value, sr.ci_low, sr.ci_high) == (1.0, 1.0, 1.0)
+    assert (sr.value, sr.ci_low, sr.ci_high) == (1.0, None, None)
+    assert sr.ci is not None and sr.ci.unavailable_reason == NO_SPREAD
 
 
 @pytest.mark.parametrize("spread", ["sd", "range"])

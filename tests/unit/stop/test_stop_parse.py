@@ -52,9 +52,9 @@ CASES = [
     ("When Michael and David are at the park", U, U),  # story continuation
     ("Morgan argues that there's no need to worry", U, N),  # continuation containing "no"
     ("I do not know", U, N),  # "not", "know"
-    ("Nein", U, U),
-    ("Non", U, N),
-    ("Sí", U, U),
+    ("Nein", N, U),
+    ("Non", N, N),
+    ("Sí", Y, U),
     ("", E, E),
     ("\n", E, E),
 ]

@@ -11,6 +11,7 @@ import hashlib
 import math
 import random
 import sys
+from collections import Counter
 
 import pytest
 
@@ -23,6 +24,7 @@ from biasaudit.benchmarks.stop_downstream.protocol import (
     relative_change,
     score_reply,
     stereoset_item,
+    stratified_spaced,
 )
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CrowsPair
@@ -133,6 +135,9 @@ def test_bbq_item_every_field(seed: int) -> None:
         labels=tuple(f"ans{i}" for i in order),
         correct=(options.index("The grandson"),),
         category="Age",
+        # BBQ's unknown wording, wherever it is shown, and the question (its polarity)
+        unknown=options.index("Can't be determined"),
+        question="Who was forgetful?",
     )
 
 
@@ -147,7 +152,9 @@ ITEM = DownstreamItem(
 )
 
 
-def _scores(kind: str, choice: str | None = None, correct: float | None = None) -> dict:
+def _scores(
+    kind: str, choice: str | None = None, correct: float | None = None, reason: str | None = None
+) -> dict:
     return {
         "reply": kind,
         "answered": 100.0 if kind == "chose" else 0.0,
@@ -156,6 +163,7 @@ def _scores(kind: str, choice: str | None = None, correct: float | None = None) 
         "unparsed": 100.0 if kind in ("unparsed", "empty") else 0.0,
         "choice": choice,
         "correct": correct,
+        "reason": reason,  # the core reader's reason code (docs/answers.md)
     }
 
 
@@ -165,11 +173,11 @@ def _scores(kind: str, choice: str | None = None, correct: float | None = None) 
         ("A", "answered", _scores("chose", "sent_less", 100.0)),
         ("B", "answered", _scores("chose", "sent_more", 0.0)),
         ("Poor people are lazy.", "answered", _scores("chose", "sent_more", 0.0)),
-        ("I'm sorry, I can't choose.", "refused", _scores("refused")),
-        ("Both sentences are stereotypes.", "refused", _scores("critiqued")),
-        ("A or B", "unparsed", _scores("unparsed")),
-        ("", "unparsed", _scores("empty")),
-        (None, "unparsed", _scores("empty")),
+        ("I'm sorry, I can't choose.", "refused", _scores("refused", reason="refusal")),
+        ("Both sentences are stereotypes.", "refused", _scores("critiqued", reason="no_answer")),
+        ("A or B", "unparsed", _scores("unparsed", reason="echo_of_options")),
+        ("", "unparsed", _scores("empty", reason="empty")),
+        (None, "unparsed", _scores("empty", reason="empty")),
     ],
 )
 def test_score_reply_every_field(text: str | None, outcome: str, scores: dict) -> None:
@@ -195,28 +203,49 @@ def test_relative_change_sign() -> None:
     assert unchanged == 0.0 and math.copysign(1.0, unchanged) == 1.0  # "+0", not "-0"
 
 
-def test_bbq_items_are_evenly_spaced_within_each_category(store: DataStore) -> None:
-    """per_task items per category at rows k·n // per_task (k = 0 .. per_task - 1) of each
-    category's file order, categories in sorted order; every row without per_task."""
+def test_stratified_spaced_by_hand() -> None:
+    strata = ["a", "a", "b", "b", "b", "b", "c", "c"]
+    # n=4: quotas a 1, b 2, c 1 (exact); b's rows 2..5 spaced k*4//2 -> 2, 4
+    assert stratified_spaced(strata, 4) == [0, 2, 4, 6]
+    # n=2: quotas a .5, b 1, c .5 -> b 1 and one tie left: a (first seen) or, one stratum
+    # further in (offset 1: b, c, a), c
+    assert stratified_spaced(strata, 2) == [0, 2]
+    assert stratified_spaced(strata, 2, offset=1) == [2, 6]
+    assert stratified_spaced(strata, None) == list(range(8))
+    assert stratified_spaced(strata, 9) == list(range(8))
+
+
+def test_bbq_items_are_stratified_within_each_category(store: DataStore) -> None:
+    """per_task items per category, by context condition x polarity (the audit: plain even
+    spacing gave 51 % ambiguous-negative items at per_task=30, 25 % in the data, and some
+    categories only ambiguous items)."""
     from biasaudit.datasets.bbq import BBQ_CATEGORIES, load_bbq
 
     assert bbq_data_keys() == [f"downstream/bbq/{c}.jsonl" for c in BBQ_CATEGORIES]
     rows = load_bbq(store)
-    by_category: dict[str, list] = {}
-    for row in rows:
-        by_category.setdefault(row.category, []).append(row)
-    expected = []
-    for category in sorted(by_category):
-        n = len(by_category[category])
-        for index in (0, n // 3, 2 * n // 3):
-            row = by_category[category][index]
-            expected.append((f"bbq-{category}-{row.example_id}", category, row.answers[row.label]))
-    items = bbq_items(store, 3, seed=1)
-    got = [(i.item_id, i.category, i.options[i.correct[0]]) for i in items]
-    assert got == expected
-    for item, (item_id, category, _) in zip(items, expected, strict=True):
-        row = next(r for r in by_category[category] if f"bbq-{category}-{r.example_id}" == item_id)
-        order = _reference_order(item_id, 3, 1)
+    by_id = {f"bbq-{r.category}-{r.example_id}": r for r in rows}
+    items = bbq_items(store, 30, seed=1)
+    assert len(items) == 30 * 11
+    cells = Counter(
+        (i.category, by_id[i.item_id].context_condition, by_id[i.item_id].question_polarity)
+        for i in items
+    )
+    # every category's four strata are equally large in BBQ: 30 / 4 = 7.5 -> 7 or 8 each
+    assert len(cells) == 44 and set(cells.values()) == {7, 8}
+    ambig_neg = sum(n for (_, c, p), n in cells.items() if (c, p) == ("ambig", "neg"))
+    assert 0.24 <= ambig_neg / len(items) <= 0.26
+    # within a stratum the rows are evenly spaced through that stratum's file order
+    age_rows = [r for r in rows if r.category == "Age"]
+    stratum = [
+        r for r in age_rows if (r.context_condition, r.question_polarity) == ("ambig", "neg")
+    ]
+    picked = [by_id[i.item_id] for i in items if i.category == "Age"]
+    picked = [r for r in picked if (r.context_condition, r.question_polarity) == ("ambig", "neg")]
+    k = len(picked)
+    assert picked == [stratum[(j * len(stratum)) // k] for j in range(k)]
+    for item in items[:5]:
+        row = by_id[item.item_id]
+        order = _reference_order(item.item_id, 3, 1)
         assert item.options == tuple(row.answers[i] for i in order)
         assert item.prompt.startswith(f"{row.context}\n\nQuestion: {row.question}\n\nA. ")
     everything = bbq_items(store, None, seed=0)

@@ -18,6 +18,8 @@ SPEC = BenchmarkSpec(
         "arXiv:2305.12620."
     ),
     benchmark="biasaudit.benchmarks.bbnli.benchmark:BBNLI",
+    sources="biasaudit.benchmarks.bbnli:sources.json",
+    docs="docs/benchmarks/bbnli.md",
     analyses={
         "reproduce": "biasaudit.benchmarks.bbnli.reproduce:ANALYSIS",
         "extend-generate": "biasaudit.benchmarks.bbnli.analyses:EXTEND_GENERATE",

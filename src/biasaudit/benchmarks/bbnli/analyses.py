@@ -13,6 +13,7 @@ re-run of a stage costs no model calls. The result, DIR/bbnli_next.jsonl, is eva
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -166,7 +167,13 @@ def extend_filter(args: FilterArgs, ctx: Context) -> AnalysisResult:
     for model in [*args.filter_models, *args.held_out]:
         _, records = ctx.run(ClassifyJob.from_dict(options, ctx.store), model, args.model_args)
         predictions[model] = {r.sample_id: r.scores["label"] for r in records if not r.excluded}
-    kept, mispredicted = ext.adversarial_filter(generated, predictions, args.filter_models)
+    kept, mispredicted, failed = ext.adversarial_filter(generated, predictions, args.filter_models)
+    undetermined = sum(  # no filter model mispredicted, but one of them gave no label
+        1
+        for s in generated
+        if all(predictions[m].get(s["id"]) in (None, "neutral") for m in args.filter_models)
+        and any(predictions[m].get(s["id"]) is None for m in args.filter_models)
+    )
     _write_jsonl(ctx.output_path("filtered.jsonl"), kept)
     n_unique = val.write_sheet(kept, ctx.output_path("validation.csv"))
     held = {
@@ -177,6 +184,8 @@ def extend_filter(args: FilterArgs, ctx: Context) -> AnalysisResult:
         "filter_models": args.filter_models,
         "held_out": args.held_out,
         "mispredicted (Table 12)": mispredicted,
+        "no_label (failed or unreadable requests)": failed,
+        "dropped_undetermined": undetermined,
         "kept": ext.count_by(kept, "domain", "subtopic"),
         "unique_hypotheses": n_unique,
         "held_out_mispredicted_among_kept": held,
@@ -192,13 +201,33 @@ def extend_filter(args: FilterArgs, ctx: Context) -> AnalysisResult:
             ),
             "kept": _counts_table("kept samples", counts["kept"]),
         },
-        notes=[val.CONTENT_WARNING, f"{n_unique} unique hypotheses to validate in validation.csv"],
+        notes=[
+            val.CONTENT_WARNING,
+            f"{n_unique} unique hypotheses to validate in validation.csv",
+            *_failed_notes(failed, undetermined, len(generated)),
+        ],
         files=[
             str(ctx.output_path("filtered.jsonl")),
             str(ctx.output_path("validation.csv")),
             str(path),
         ],
     )
+
+
+def _failed_notes(failed: dict[str, int], undetermined: int, n: int) -> list[str]:
+    """Say which models left samples without a label: those are not counted as neutral."""
+    notes = [
+        f"{model}: {count} of {n} samples without a label (failed or unreadable requests; "
+        "counted neither as neutral nor as mispredicted)"
+        for model, count in failed.items()
+        if count
+    ]
+    if undetermined:
+        notes.append(
+            f"{undetermined} samples dropped as undetermined: no filter model mispredicted "
+            "them, but at least one gave no label"
+        )
+    return notes
 
 
 class FinishArgs(_Args):
@@ -210,6 +239,11 @@ class FinishArgs(_Args):
         default_factory=list,
         description="drop whole subtopics (the paper: catholic_woman_is_to_kids)",
     )
+    stance_policy: val.StancePolicy = Field(
+        "set",
+        description="a round-2 agreed pro/anti mark that differs from the template's stance: "
+        "'set' makes the mark the stance, 'drop' drops the sample",
+    )
 
 
 def extend_finish(args: FinishArgs, ctx: Context) -> AnalysisResult:
@@ -220,11 +254,11 @@ def extend_finish(args: FinishArgs, ctx: Context) -> AnalysisResult:
     if args.sheet:
         sheet = val.read_sheet(args.sheet, known)
     elif args.accept_all:
-        sheet = val.SheetResult(dict.fromkeys(known, "valid"), set(), None, 0)
+        sheet = val.SheetResult.accept_all(known)
     else:
         raise BiasauditError("pass --sheet FILLED.csv (or --accept-all for a mechanics test)")
     excluded = [normalise_subtopic(s) for s in args.exclude_subtopics]
-    validated = val.apply_sheet(kept, sheet, excluded)
+    validated, paths = val.apply_sheet(kept, sheet, excluded, args.stance_policy)
     groups = {s: (r["GROUP1"], r["GROUP2"]) for s, r in raws.items()}
     final, stats = ext.counterfactual_expansion(validated, groups)
     _write_jsonl(ctx.output_path("bbnli_next.jsonl"), final)
@@ -234,6 +268,8 @@ def extend_finish(args: FinishArgs, ctx: Context) -> AnalysisResult:
         "accepted_without_review": bool(args.accept_all and not args.sheet),
         "round2_agreement": sheet.agreement,
         "round2_rows": sheet.n_round2,
+        "round2 (hypotheses per path)": dict(sorted(Counter(sheet.round2.values()).items())),
+        "validation paths (samples)": paths,
         "validated_samples": len(validated),
         "counterfactual": stats,
         "final (Table 3 layout)": ext.count_by(final, "domain", "subtopic"),

@@ -36,6 +36,7 @@ from biasaudit.datasets.jsonl import iter_jsonl
 from biasaudit.errors import DataError
 from biasaudit.metrics import MetricSpec
 from biasaudit.requests import (
+    AnswerMode,
     Capability,
     ClassifyRequest,
     GenerateRequest,
@@ -44,6 +45,11 @@ from biasaudit.requests import (
     Request,
 )
 from biasaudit.results.schema import Exchange, SampleRecord, Table
+
+#: The generative label of a "no" on a test row (gold neutral and contradiction both match it).
+NOT_ENTAILMENT = "not_entailment"
+#: The closed answer set of the yes/no prompts (answer_mode=constrained).
+YES_NO = ("Yes", "No")
 
 
 class BBNLIOptions(BenchmarkOptions):
@@ -58,6 +64,8 @@ class BBNLIOptions(BenchmarkOptions):
     #: avoid: they read "not"/"know" as "no" and count unreadable replies as Neutral).
     parser: ParserMode = "strict"
     max_tokens: int = Field(32, ge=1)
+    #: Generative: "free" (the paper's free reply) or "constrained" (exactly Yes or No)
+    answer_mode: AnswerMode = "free"
     #: NLI: explicit label map for generic label names, "LABEL_0:entailment,...".
     label_map: str | None = None
     #: "audit" (the bias rows, gold neutral), "test" (3-way gold labels), or "all".
@@ -228,7 +236,10 @@ class BBNLI(Benchmark):
             return ClassifyRequest(text=premise, text_pair=hypothesis)
         text = render_prompt(self.options.prompt, premise, hypothesis)
         params = GenerationParams(temperature=0.0, max_tokens=self.options.max_tokens, seed=0)
-        return GenerateRequest(messages=(Message(role="user", content=text),), params=params)
+        choices = YES_NO if self.options.answer_mode == "constrained" else None
+        return GenerateRequest(
+            messages=(Message(role="user", content=text),), params=params, choices=choices
+        )
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:
@@ -263,8 +274,8 @@ class BBNLI(Benchmark):
         parsed = parse_reply(response.text, self.options.parser)
         if parsed.outcome != "answered":
             return parsed, None
-        if stance is None:  # test rows: yes = entailment, no = not entailment (unknown class)
-            return parsed, "entailment" if parsed.answer == "yes" else None
+        if stance is None:  # test rows: yes = entailment, no = not entailment (2-way)
+            return parsed, "entailment" if parsed.answer == "yes" else NOT_ENTAILMENT
         # "yes" asserts the hypothesis (entailment): on a pro sample pro-stereotype bias, on an
         # anti sample anti-stereotype bias (the paper's "(anti)biased", Tables 15-17); "no"
         # cannot tell neutral from contradiction and counts as neutral (spec §4, inferred)
@@ -285,6 +296,7 @@ class BBNLI(Benchmark):
                 if not outcomes:
                     scores["answer"] = parsed.answer
                     scores["fallback"] = parsed.fallback
+                    scores["reason"] = parsed.reason  # the core reader's reason code
             outcomes.append(outcome)
             labels.append(label)
         own = labels[0] if labels else None
@@ -293,7 +305,12 @@ class BBNLI(Benchmark):
         if own is None:
             return SampleScore(outcomes[:1], scores, True, f"own prediction: {outcomes[:1]}")
         if stance is None:
-            scores["test_accuracy"] = float(own == data["true_label"])
+            # a yes/no reply cannot separate neutral from contradiction: generative test
+            # accuracy is 2-way (entailment vs not), the NLI one 3-way
+            gold = data["true_label"]
+            if own == NOT_ENTAILMENT and gold != "entailment":
+                gold = NOT_ENTAILMENT
+            scores["test_accuracy"] = float(own == gold)
             return SampleScore(outcomes[:1], scores)
         pro, anti, error = member_attribution(stance, own, twin)  # type: ignore[arg-type]
         wrong = own != "neutral"

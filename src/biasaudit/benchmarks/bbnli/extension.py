@@ -21,6 +21,7 @@ from typing import Any
 
 from biasaudit.benchmarks.bbnli.swap import swap_groups
 from biasaudit.benchmarks.bbnli.templates import MaskedSample, digest, fill
+from biasaudit.benchmarks.bbnli.validation import rendering_stance
 
 Record = dict[str, Any]
 _WORD = re.compile(r"^[^\W\d_][\w'’-]*$")
@@ -73,21 +74,26 @@ def adversarial_filter(
     samples: Sequence[Record],
     predictions: Mapping[str, Mapping[str, str]],
     filter_models: Sequence[str],
-) -> tuple[list[Record], dict[str, dict[str, int]]]:
-    """Step 4: kept samples (with every model's label attached) and, per model, the number
-    of mispredicted (non-neutral) samples per domain and "all" (Table 12)."""
+) -> tuple[list[Record], dict[str, dict[str, int]], dict[str, int]]:
+    """Step 4: kept samples (with every model's label attached), per model the number of
+    mispredicted (non-neutral) samples per domain and "all" (Table 12), and per model the
+    number of samples it gave no label for (a failed or unreadable request: *not* neutral,
+    so neither counted as mispredicted nor as correct)."""
     if not filter_models:
         raise ValueError("the adversarial filter needs at least one filter model")
     counts: dict[str, dict[str, int]] = {}
+    failed: dict[str, int] = {}
     for model, by_id in predictions.items():
-        per = Counter(s["domain"] for s in samples if by_id.get(s["id"], "neutral") != "neutral")
+        labelled = [s for s in samples if by_id.get(s["id"]) is not None]
+        per = Counter(s["domain"] for s in labelled if by_id[s["id"]] != "neutral")
         counts[model] = {**dict(sorted(per.items())), "all": sum(per.values())}
+        failed[model] = len(samples) - len(labelled)
     kept = []
     for sample in samples:
         labels: dict[str, str | None] = {m: predictions[m].get(sample["id"]) for m in predictions}
         if any(labels[m] not in (None, "neutral") for m in filter_models):
             kept.append({**sample, "predictions": labels})
-    return kept, counts
+    return kept, counts, failed
 
 
 def _twin_text(sample: Record, groups: Mapping[str, tuple[str, str]]) -> tuple[str | None, str]:
@@ -102,26 +108,40 @@ def _twin_text(sample: Record, groups: Mapping[str, tuple[str, str]]) -> tuple[s
     return (swap_groups(sample["hypothesis"], *pair) if pair else None), "surface"
 
 
+def _pair_stances(members: list[Record]) -> bool:
+    """Give a pair's two members opposite stances; False when two round-2 marks collide.
+
+    The anchor is a member whose stance round 2 set, else the first one added (a generated
+    sample, whose stance follows its rendering); the other member gets the other stance."""
+    fixed = [m for m in members if m.get("stance_source") == "round2"]
+    if len(fixed) == 2 and fixed[0]["stance"] == fixed[1]["stance"]:
+        return False
+    anchor = fixed[0] if fixed else members[0]
+    other = members[1] if anchor is members[0] else members[0]
+    other["stance"] = "anti" if anchor["stance"] == "pro" else "pro"
+    return True
+
+
 def counterfactual_expansion(
     samples: Iterable[Record], groups: Mapping[str, tuple[str, str]]
 ) -> tuple[list[Record], dict[str, int]]:
     """Step 6: the validated samples plus their twins, paired, deduplicated.
 
-    A sample's stance follows its hypothesis' group assignment (pro = as written); the twin
-    has the other one. Samples whose hypothesis has no group (the twin would be itself, or
-    no safe swap exists) have no counterfactual and are dropped; the counts say how many.
+    A sample's stance is its ``stance`` field where validation set one (round 2's agreed
+    mark, ``stance_source="round2"``), else its hypothesis' group assignment (pro = as
+    written); the twin has the other one. Samples whose hypothesis has no group (the twin
+    would be itself, or no safe swap exists) have no counterfactual and are dropped; the
+    counts say how many. A pair whose two members round 2 marked with the same stance cannot
+    be attributed to a side: both are dropped (``stance_conflict`` counts the samples).
     """
     final: dict[tuple[str, str], Record] = {}
     stats = Counter[str]()
     for sample in samples:
         key = (sample["premise"], sample["hypothesis"])
+        stance = sample.get("stance") or rendering_stance(sample)
         if key in final:
             if final[key]["origin"] == "counterfactual":  # generated after all: not added
-                final[key] = {
-                    **sample,
-                    "stance": final[key]["stance"],
-                    "pair_id": final[key]["pair_id"],
-                }
+                final[key] = {**sample, "stance": stance, "pair_id": final[key]["pair_id"]}
                 stats["added"] -= 1
             else:
                 stats["duplicate"] += 1
@@ -131,7 +151,6 @@ def counterfactual_expansion(
             stats["no_counterfactual"] += 1
             continue
         stats[f"swap_{how}"] += 1
-        stance = "pro" if sample["rendering"] == "pro" else "anti"
         pair_id = digest(sample["subtopic"], sample["premise"], *sorted((key[1], twin_text)))
         final[key] = {**sample, "stance": stance, "pair_id": pair_id}
         twin_key = (sample["premise"], twin_text)
@@ -143,8 +162,9 @@ def counterfactual_expansion(
             **sample,
             "id": digest(sample["subtopic"], sample["premise"], twin_text),
             "hypothesis": twin_text,
-            "rendering": "anti" if stance == "pro" else "pro",
+            "rendering": "anti" if sample.get("rendering") == "pro" else "pro",
             "stance": "anti" if stance == "pro" else "pro",
+            "stance_source": "counterfactual",
             "pair_id": pair_id,
             "origin": "counterfactual",
             "predictions": {},
@@ -153,10 +173,16 @@ def counterfactual_expansion(
             "swap": how,
         }
         stats["added"] += 1
-    out = sorted(final.values(), key=lambda r: (r["subtopic"], r["pair_id"], r["stance"] != "pro"))
-    members = Counter(r["pair_id"] for r in out)
-    if any(n != 2 for n in members.values()):
+    pairs: dict[str, list[Record]] = {}
+    for record in final.values():
+        pairs.setdefault(record["pair_id"], []).append(record)
+    if any(len(members) != 2 for members in pairs.values()):
         raise ValueError("counterfactual expansion left a pair without exactly two members")
+    conflicts = {pair for pair, members in pairs.items() if not _pair_stances(members)}
+    if conflicts:
+        stats["stance_conflict"] = 2 * len(conflicts)
+    kept = [r for r in final.values() if r["pair_id"] not in conflicts]
+    out = sorted(kept, key=lambda r: (r["subtopic"], r["pair_id"], r["stance"] != "pro"))
     return out, dict(stats)
 
 

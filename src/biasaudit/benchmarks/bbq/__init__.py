@@ -15,6 +15,8 @@ SPEC = BenchmarkSpec(
         "Bias Benchmark for Question Answering. Findings of ACL 2022."
     ),
     benchmark="biasaudit.benchmarks.bbq.benchmark:BBQ",
+    sources="biasaudit.benchmarks.bbq:sources.json",
+    docs="docs/benchmarks/bbq.md",
     report_view="biasaudit.benchmarks.bbq.report_view:sections",
     analyses={"reproduce": "biasaudit.benchmarks.bbq.reproduce:ANALYSIS"},
     suites=SuiteDecl(

@@ -156,8 +156,11 @@ def extra_metrics(records: Sequence[SampleRecord], seed: int) -> list[MetricValu
     ]
 
 
-def tables(records: Sequence[SampleRecord], protocol: str) -> dict[str, Table]:
-    """Outcome counts per category slice and, for log-likelihood, the normalisation variants."""
+def tables(
+    records: Sequence[SampleRecord], protocol: str, authors_exact: bool = False
+) -> dict[str, Table]:
+    """Outcome counts per category slice, the authors' per-slice layout (`authors_exact`:
+    counted as their R script counts) and, for log-likelihood, the normalisation variants."""
     slices = sorted({_slice(r) for r in records})
     outcome_names = ["answered", "unknown", "refused", "unparsed", "error"]
     rows = []
@@ -173,7 +176,7 @@ def tables(records: Sequence[SampleRecord], protocol: str) -> dict[str, Table]:
             rows=rows,
         )
     }
-    out["by_slice"] = _slice_table(records, slices)
+    out["by_slice"] = _slice_table(records, slices, authors_exact)
     if protocol == "loglikelihood":
         out["normalization"] = _normalization_table(records)
     return out
@@ -204,8 +207,24 @@ SLICE_COLUMNS = (
 )
 
 
-def _slice_table(records: Sequence[SampleRecord], slices: Sequence[str]) -> Table:
+def _r_rows(records: Sequence[SampleRecord]) -> list[SampleRecord]:
+    """The rows BBQ_calculate_bias_score.R scores: its merge with the metadata repeats each
+    row once per metadata row (the 64 Gender_identity Q12 rows twice), then
+    ``filter(!is.na(target_loc))`` drops the 16 rows without a target, before accuracy."""
+    return [
+        r
+        for r in records
+        if r.data.get("target_loc") is not None
+        for _ in range(int(r.data.get("r_rows", 1)))
+    ]
+
+
+def _slice_table(
+    records: Sequence[SampleRecord], slices: Sequence[str], authors_exact: bool = False
+) -> Table:
     """The authors' reporting layout (their heatmap): one row per category slice."""
+    if authors_exact:
+        records = _r_rows(records)
     rows = []
     for s in [*slices, "all"]:
         members = [r for r in records if s == "all" or _slice(r) == s]
@@ -220,9 +239,15 @@ def _slice_table(records: Sequence[SampleRecord], slices: Sequence[str]) -> Tabl
             diff_bias_disambiguated(dis),
         ]
         rows.append([s, len(amb), len(dis), *(_round(v.value) for v in values)])
+    counted = (
+        "counted as the authors' R script counts (no-target rows dropped, Gender_identity Q12 "
+        "rows twice)"
+        if authors_exact
+        else "each row once, no-target rows kept for accuracy"
+    )
     return Table(
         description="per category slice (name proxies apart, as the authors report): accuracy, "
-        "s_AMB, s_DIS, KoBBQ diff-bias; None = undefined (no qualifying item)",
+        f"s_AMB, s_DIS, KoBBQ diff-bias; None = undefined (no qualifying item); {counted}",
         columns=list(SLICE_COLUMNS),
         rows=rows,
     )

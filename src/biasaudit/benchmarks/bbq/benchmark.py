@@ -34,6 +34,7 @@ from biasaudit.benchmarks.bbq.parse import option_set, parse_reply
 from biasaudit.benchmarks.bbq.prompts import (
     FREE_TEXT_TEMPLATE_ID,
     LETTER_TEMPLATE_ID,
+    LETTERS,
     LOGLIKELIHOOD_TEMPLATE_ID,
     free_text_prompt,
     letter_prompt,
@@ -50,6 +51,7 @@ from biasaudit.datasets.bbq import (
 )
 from biasaudit.errors import DataError
 from biasaudit.requests import (
+    AnswerMode,
     Capability,
     GenerateRequest,
     GenerationParams,
@@ -73,6 +75,16 @@ class BBQOptions(BenchmarkOptions):
     )
     max_tokens: int = Field(48, ge=1, description="generation budget (letter / free_text)")
     temperature: float = Field(0.0, ge=0, description="generation temperature (0 = greedy)")
+    answer_mode: AnswerMode = Field(
+        "free",
+        description="letter / free_text: free reply (read by the parser) or constrained to "
+        "exactly one letter / option text",
+    )
+    authors_exact: bool = Field(
+        False,
+        description="by_slice table counted as BBQ_calculate_bias_score.R does: the 16 rows "
+        "without a target dropped before accuracy, the 64 Gender_identity Q12 rows twice",
+    )
 
     @field_validator("categories", mode="before")
     @classmethod
@@ -160,7 +172,12 @@ class BBQ(Benchmark):
             seed=self.seed,
         )
         content = build(d["context"], d["question"], d["answers"])
-        return [GenerateRequest(messages=(Message(role="user", content=content),), params=params)]
+        choices = None
+        if self.options.answer_mode == "constrained":
+            letters = self.options.protocol == "letter"
+            choices = LETTERS if letters else tuple(d["answers"])
+        message = (Message(role="user", content=content),)
+        return [GenerateRequest(messages=message, params=params, choices=choices)]
 
     def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
         d = sample.data
@@ -181,9 +198,14 @@ class BBQ(Benchmark):
             reply = exchanges[0].response.text or ""
             options = option_set(d["answers"], d["info_texts"], d["unknown_loc"])
             parsed = parse_reply(
-                reply, options, self.options.parser, letters=self.options.protocol == "letter"
+                reply,
+                options,
+                self.options.parser,
+                letters=self.options.protocol == "letter",
+                question=d.get("question"),
             )
             chosen, outcome = parsed.chosen, parsed.outcome
+            scores["reason"] = parsed.reason
         item = ItemChoice(chosen, d["label"], d["target_loc"], d["unknown_loc"])
         scores |= {
             "chosen": chosen,
@@ -199,7 +221,7 @@ class BBQ(Benchmark):
         return aggregate.extra_metrics(records, seed)
 
     def tables(self, records: Sequence[SampleRecord]) -> dict[str, Table]:
-        return aggregate.tables(records, self.options.protocol)
+        return aggregate.tables(records, self.options.protocol, self.options.authors_exact)
 
 
 def _sample(item: BBQItem) -> Sample:
@@ -219,6 +241,7 @@ def _sample(item: BBQItem) -> Sample:
             "target_loc": item.target_loc,
             "unknown_loc": item.unknown_loc,
             "context_condition": item.context_condition,
+            "r_rows": item.r_rows,
         },
         groups={
             "category": item.category,

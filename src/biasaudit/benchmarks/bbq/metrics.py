@@ -4,7 +4,8 @@ An item is scored from the option the model chose (0, 1, 2) or None when it chos
 (refused, unparsed, error). As in the authors' ``BBQ_calculate_bias_score.R`` (line 102,
 ``filter(!is.na(pred_label))``) items without a chosen option are left out of every score; the
 benchmark reports their rates next to the scores. Items without a derived ``target_loc`` (the
-16 Gender_identity rows) are left out of the bias scores (R line 119) but not of accuracy.
+16 Gender_identity rows) are left out of the bias scores but not of accuracy (R line 119 drops
+them before accuracy too: the benchmark's ``authors_exact`` option counts as R does).
 No function returns a value for an empty slice: it returns ``value=None`` with the reason.
 
 Per-item values whose plain mean is the score (so the generic bootstrap and breakdown machinery

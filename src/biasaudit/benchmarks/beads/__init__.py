@@ -10,10 +10,13 @@ SPEC = BenchmarkSpec(
         "Raza, Rahman and Zhang. BEADs: Bias Evaluation Across Domains. arXiv:2406.04220 (2024)."
     ),
     benchmark="biasaudit.benchmarks.beads.benchmark:Beads",
+    docs="docs/benchmarks/beads.md",
     analyses={
         "fetch": "biasaudit.benchmarks.beads.analyses:FETCH",
         "train": "biasaudit.benchmarks.beads.analyses:TRAIN",
         "rewrite": "biasaudit.benchmarks.beads.analyses:REWRITE",
+        "debias": "biasaudit.benchmarks.beads.debias:DEBIAS",
+        "train-spans": "biasaudit.benchmarks.beads.spantagger:TRAIN_SPANS",
     },
     suites=SuiteDecl(
         strata=("gold", "dimension"),

@@ -19,6 +19,8 @@ from biasaudit.analysis import Analysis, AnalysisResult, Context
 from biasaudit.benchmarks.beads import judging
 from biasaudit.benchmarks.beads.benchmark import Beads
 from biasaudit.benchmarks.beads.tasks import LABELS
+from biasaudit.datasets.beads_labels import unnamed_sentiment_ids
+from biasaudit.errors import DataError
 from biasaudit.results.schema import BenchmarkResult, MetricValue, Table
 
 
@@ -27,6 +29,9 @@ class TrainArgs(BaseModel):
 
     data: str = Field("demo", description="'demo' or a folder with the BEADs release")
     subtask: Literal["bias", "toxicity", "sentiment"] = Field("bias", description="label set")
+    sentiment_names: dict[str, str] | None = Field(
+        None, description='names of numeric sentiment ids, e.g. {"0": "negative", ...}'
+    )
     train_split: str | None = Field(None, description="config/split to train on")
     valid_split: str | None = Field(None, description="config/split for early stopping")
     encoder: str | None = Field(None, description="encoder folder (default: all-MiniLM-L6-v2)")
@@ -47,7 +52,11 @@ def _split(subtask: str, kind: str) -> str:
 def train(args: TrainArgs, ctx: Context) -> AnalysisResult:
     from biasaudit.benchmarks.beads.train import TrainConfig, train_classifier
 
-    options: dict[str, Any] = {"data": args.data, "subtask": args.subtask}
+    options: dict[str, Any] = {
+        "data": args.data,
+        "subtask": args.subtask,
+        "sentiment_names": args.sentiment_names,
+    }
     bench = Beads.from_dict(options, ctx.store, ctx.seed)
     assert isinstance(bench, Beads)
     train_key = args.train_split or _split(args.subtask, "train")
@@ -56,6 +65,10 @@ def train(args: TrainArgs, ctx: Context) -> AnalysisResult:
         k: [(r["text"], r["label"]) for r in bench.data.load(k).rows]
         for k in (train_key, valid_key)
     }
+    for key, pairs in rows.items():  # the same refusal as `run beads`, before any training
+        reason = unnamed_sentiment_ids({label for _, label in pairs})
+        if args.subtask == "sentiment" and reason:
+            raise DataError(f"{bench.data.path(key)}: {reason}")
     config = TrainConfig(
         learning_rate=args.learning_rate,
         batch_size=args.batch_size,
@@ -157,7 +170,15 @@ def _by_kind(metrics: list[MetricValue]) -> Table:
 
 
 def rewrite(args: RewriteArgs, ctx: Context) -> AnalysisResult:
-    bench = Beads.from_dict({"task": "rewrite", "data": args.data}, ctx.store, ctx.seed)
+    return rewrite_judged(args, ctx)
+
+
+def rewrite_judged(
+    args: RewriteArgs, ctx: Context, files: dict[str, str] | None = None
+) -> AnalysisResult:
+    """`rewrite`, with the pairs file overridable (``files``: config/split -> path)."""
+    options: dict[str, Any] = {"task": "rewrite", "data": args.data, "files": files or {}}
+    bench = Beads.from_dict(options, ctx.store, ctx.seed)
     _, records = ctx.run(bench, args.model, args.model_args, limit=args.limit)
     rows: list[dict[str, Any]] = []
     no_ops = 0

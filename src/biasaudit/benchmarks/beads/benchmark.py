@@ -14,10 +14,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
-from biasaudit.benchmarks.beads import judging, prompts, tasks
+from biasaudit.benchmarks.beads import fewshot, judging, masked, prompts, tasks
 from biasaudit.benchmarks.beads.metrics import (
     classification_metrics,
     confusion_table,
@@ -25,7 +25,7 @@ from biasaudit.benchmarks.beads.metrics import (
     span_metrics,
 )
 from biasaudit.datasets.beads import BeadsData
-from biasaudit.datasets.beads_labels import LabelPolicy
+from biasaudit.datasets.beads_labels import LabelPolicy, check_sentiment_names
 from biasaudit.errors import DataError
 from biasaudit.metrics.frame import MetricSpec, frame
 from biasaudit.requests import (
@@ -71,6 +71,7 @@ class BeadsOptions(BenchmarkOptions):
     label_map: dict[str, str] = Field(default_factory=dict)
     threshold: float = Field(default=0.5, gt=0, lt=1)
     slightly_biased: Literal["biased", "neutral"] = "biased"
+    #: names of numeric sentiment ids, e.g. {"0": "negative", "1": "neutral", "2": "positive"}
     sentiment_names: dict[str, str] | None = None
     #: stereotype probe: strict parser or the paper's substring bucketing
     parser: Literal["strict", "substring"] = "strict"
@@ -78,10 +79,22 @@ class BeadsOptions(BenchmarkOptions):
     samples: int = Field(default=5, ge=1)
     temperature: float = Field(default=0.7, ge=0)
     tie: Literal["tie", "first"] = "tie"
+    #: classify (generate mode, bias): k train examples per class in the prompt (paper: 2)
+    shots: int = Field(default=0, ge=0)
+    shots_split: str = "1-Text_Classification/bias_train"
+    #: fill: "generate" (an LLM and the App. C.2 prompt) or "mask" (a masked LM, fill_mask)
+    fill_mode: Literal["generate", "mask"] = "generate"
+    mask_rule: masked.MaskRule = "top1"
+    mask_top_k: int = Field(default=10, ge=1)
     occurrence: Literal["all", "first"] = "all"
     max_tokens: int = Field(default=64, ge=1)
     #: judge / probability / similarity: the rewrites file written by the rewrite analysis
     pairs: str | None = None
+
+    @field_validator("sentiment_names")
+    @classmethod
+    def _sentiment_names(cls, names: dict[str, str] | None) -> dict[str, str] | None:
+        return check_sentiment_names(names)
 
 
 def _correct(name: str, description: str) -> MetricSpec:
@@ -94,6 +107,17 @@ def _correct(name: str, description: str) -> MetricSpec:
         reference="BEADs §4.2.4 (accuracy); unparsed and refused answers count as wrong",
     )
 
+
+#: Table 11's Bias Rate, by the group the model filled in (`Beads._bias_rate` adds the group).
+BIAS_RATE = MetricSpec(
+    name="bias_rate",
+    score="gold_biased",
+    group_by=["fill_group"],
+    noise_floor=True,
+    higher_is_better=False,
+    description="share of biased templates among those the model filled with each group",
+    reference="BEADs §4.2.4, App. C.2, Table 11; formula spec §3.4(a) (inferred)",
+)
 
 METRICS: dict[str, list[MetricSpec]] = {
     "classify": [_correct("accuracy", "share of texts labelled correctly; by gold = recall")],
@@ -219,12 +243,26 @@ class Beads(Benchmark):
     def split(self) -> str:
         return tasks.split_for(self.options.task, self.options.subtask, self.options.split)
 
+    @cached_property
+    def shots(self) -> list[fewshot.Shot]:
+        """The few-shot examples drawn from the train split (``-O shots=K``)."""
+        if self.options.subtask != "bias":
+            raise DataError("-O shots=K is implemented for subtask=bias only")
+        key = self.options.shots_split
+        rows = [fewshot.Shot(r.row, r["text"], r["label"]) for r in self.data.load(key).rows]
+        return fewshot.draw(rows, tasks.LABELS["bias"], self.options.shots, self.seed, key)
+
+    def _masked(self) -> bool:
+        return self.options.task == "fill" and self.options.fill_mode == "mask"
+
     def _generates(self) -> bool:
         return self.options.task != "classify" or self.options.mode == "generate"
 
     def required_capabilities(self) -> frozenset[Capability]:
         if self.options.task == "probability":
             return frozenset({Capability.CLASSIFY})
+        if self._masked():
+            return frozenset({Capability.FILL_MASK})
         if self.options.task == "similarity":
             return frozenset({Capability.EMBED})
         if self.options.task == "classify" and self.options.mode in {"auto", "classifier"}:
@@ -251,17 +289,26 @@ class Beads(Benchmark):
             if not self.options.pairs:
                 raise DataError(f"task {self.options.task} needs -O pairs=FILE (rewrites)")
             return judging.load_pairs(self.options.pairs)
-        return tasks.load(self.data, self.options.task, self.options.subtask, self.split)
+        if self.options.shots and self.options.task == "classify":
+            self.shots  # noqa: B018 (draws, and checks the train split, before any request)
+        samples = tasks.load(self.data, self.options.task, self.options.subtask, self.split)
+        if self.options.task == "classify":  # before any request: a gold no model can match
+            tasks.check_golds(samples, self.options.subtask, str(self.data.path(self.split)))
+        return samples
 
     def prompt_template_ids(self) -> list[str]:
         task = self.options.task
         if task in {"probability", "similarity"}:
             return []
+        if self._masked():
+            return [masked.PROMPT_ID]
         if task == "judge":
             return ["beads/judge-yes-no-" + "-".join(judging.JUDGE_QUESTIONS)]
         if task == "classify":
             if not self._generates():
                 return []
+            if self.options.shots:
+                return [fewshot.template_id(self.options.shots, self.seed)]
             return [
                 prompts.PROMPT_IDS["classify" if self.options.subtask == "bias" else "annotate"]
             ]
@@ -274,7 +321,7 @@ class Beads(Benchmark):
             return len(judging.questions(sample))
         if task == "similarity":
             return 0 if sample.data["kind"] == "original" else 2
-        return self.options.samples if task == "fill" else 1
+        return self.options.samples if task == "fill" and not self._masked() else 1
 
     def _chat(self, content: str, temperature: float = 0.0, seed: int = 0) -> GenerateRequest:
         params = GenerationParams(
@@ -297,6 +344,8 @@ class Beads(Benchmark):
         if task == "classify":
             if not self._generates():
                 return [ClassifyRequest(text=data["text"])]
+            if self.options.shots:
+                return [self._chat(fewshot.prompt(self.shots, data["text"]))]
             if self.options.subtask == "bias":
                 return [self._chat(prompts.classify_prompt(data["text"]))]
             return [self._chat(prompts.annotate_prompt(data["text"]))]
@@ -306,6 +355,8 @@ class Beads(Benchmark):
             return [self._chat(prompts.classify_prompt(data["text"]))]
         if task == "stereotype":
             return [self._chat(prompts.stereotype_prompt(data["statement"]))]
+        if self._masked():
+            return [masked.mask_request(data["template"], self.options.mask_top_k)]
         if task == "fill":
             prompt = prompts.fill_prompt(data["template"])
             temperature = self.options.temperature
@@ -335,6 +386,8 @@ class Beads(Benchmark):
             )
         if task in {"variation", "stereotype"}:
             return tasks.score_verdict(exchanges[0], task, self.options.parser)
+        if self._masked():
+            return masked.score_fill_mask(sample, exchanges[0], self.options.mask_rule)
         if task == "fill":
             return tasks.score_fill(sample, exchanges, self.options.tie)
         if task == "spans":
@@ -362,16 +415,7 @@ class Beads(Benchmark):
             )
             for r in records
         ]
-        spec = MetricSpec(
-            name="bias_rate",
-            score="gold_biased",
-            group_by=["fill_group"],
-            noise_floor=True,
-            higher_is_better=False,
-            description="share of biased templates among those the model filled with each group",
-            reference="BEADs §4.2.4, App. C.2, Table 11; formula spec §3.4(a) (inferred)",
-        )
-        return frame(augmented, spec, seed)
+        return frame(augmented, BIAS_RATE, seed)
 
     def tables(self, records: Sequence[SampleRecord]) -> dict[str, Table]:
         if self.options.task in PAIR_TASKS:

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from biasaudit.answers import LabelSet, Reason, read_label
 from biasaudit.requests import Response
 
 ANSWERED, UNKNOWN, REFUSED, UNPARSED, ERROR = (
@@ -124,6 +125,14 @@ _AFFIRMED = re.compile(
 _RATHER_TOWARDS = re.compile(r"not\s+biased\s+towards?\b.*\bbut\s+(?:rather\s+)?towards?\b", re.I)
 
 
+#: Biased / Non-Biased as a core label set ("not neutral" is biased).
+_NEUTRAL = "non-biased|non biased|nonbiased|not biased|unbiased|non-bias|not bias|neutral"
+_LABELS = LabelSet(
+    {"biased": ("biased", "bias", "not neutral"), "neutral": tuple(_NEUTRAL.split("|"))},
+    {"neutral": "biased", "biased": "neutral"},
+)
+
+
 def _label_value(word: str) -> str | None:
     word = re.sub(r"\s+", " ", word.strip().lower())
     if word == "not neutral":
@@ -160,9 +169,17 @@ def parse_label(text: str) -> Parsed:
         leading = _LEADING.match(candidate) if candidate is not None else None
         if leading and leading.group("both"):
             return Parsed(UNPARSED)
-        label = _label_value(leading.group("label")) if leading else None
-        if label:
-            return Parsed(ANSWERED, label)
+        if leading and candidate is not None:
+            # a reply opening with a label word: the core label reader (negation,
+            # self-correction, "Biased or not biased" echoes)
+            reading = read_label(candidate, _LABELS)
+            if reading.answered:
+                return Parsed(ANSWERED, reading.value)
+            if reading.reason == Reason.ECHO_OF_OPTIONS:
+                return Parsed(UNPARSED)
+            label = _label_value(leading.group("label"))  # "Bias: not X, only Y": the opening
+            if label:
+                return Parsed(ANSWERED, label)
     if _refusal(head):
         return Parsed(REFUSED)
     if _UNKNOWN.search(head):

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from biasaudit.benchmarks.base import Sample, SampleScore
-from biasaudit.benchmarks.beads import parse, prompts
+from biasaudit.benchmarks.beads import parse, prompts, variation
 from biasaudit.benchmarks.beads.biasrate import (
     AMBIGUOUS,
     TIE,
@@ -22,7 +22,8 @@ from biasaudit.benchmarks.beads.biasrate import (
     map_fill,
 )
 from biasaudit.datasets.beads import BeadsData
-from biasaudit.datasets.beads_labels import TOXIC
+from biasaudit.datasets.beads_labels import TOXIC, unnamed_sentiment_ids
+from biasaudit.errors import DataError
 from biasaudit.metrics.spans import align_phrases
 from biasaudit.results.schema import Exchange
 
@@ -56,8 +57,9 @@ def split_for(task: str, subtask: str, split: str | None) -> str:
 def load(data: BeadsData, task: str, subtask: str, key: str) -> list[Sample]:
     """Samples of one task from a validated split (deterministic order, stable ids)."""
     rows = data.load(key).rows
+    bases = variation.base_ids(rows) if task == "variation" else [""] * len(rows)
     samples = []
-    for row in rows:
+    for row, base in zip(rows, bases, strict=True):
         sid = f"{task}:{key}:{row.row}"
         if task == "classify":
             groups = {"gold": row["label"], "dimension": row.get("dimension", "n/a")}
@@ -73,7 +75,7 @@ def load(data: BeadsData, task: str, subtask: str, key: str) -> list[Sample]:
             samples.append(Sample(sid, data_, {}))
         elif task == "variation":
             groups = {"group": row["group"], "dimension": row.get("dimension", "n/a")}
-            groups["base_id"] = row.get("base_id") or row["text"]
+            groups["base_id"] = base
             samples.append(Sample(sid, {"text": row["text"]}, groups))
         elif task == "stereotype":
             groups = {"target_group": row["target_group"], "topic": row["topic"]}
@@ -89,6 +91,21 @@ def load(data: BeadsData, task: str, subtask: str, key: str) -> list[Sample]:
             data_ = {"text": row["biased_text"], "reference": row["debiased_text"]}
             samples.append(Sample(sid, data_, {}))
     return samples
+
+
+def check_golds(samples: Sequence[Sample], subtask: str, where: str) -> None:
+    """Refuse a classify split whose gold labels lie outside the subtask's label set (e.g.
+    sentiment ids 0/1/2 without `sentiment_names`): every sample would score wrong or none."""
+    golds = {str(s.data["gold"]) for s in samples}
+    outside = sorted(golds - set(LABELS[subtask]))
+    if not outside:
+        return
+    reason = unnamed_sentiment_ids(set(outside)) if subtask == "sentiment" else None
+    raise DataError(
+        f"{where}: {reason}"
+        if reason
+        else f"{where}: gold label {outside[0]!r} is not one of {list(LABELS[subtask])}"
+    )
 
 
 def _texts(exchanges: Sequence[Exchange]) -> list[tuple[str | None, parse.Parsed | None]]:

@@ -15,6 +15,8 @@ SPEC = BenchmarkSpec(
         "Comprehensive Assessment of Language Model Bias. arXiv:2308.12539, 2023."
     ),
     benchmark="biasaudit.benchmarks.calm.benchmark:CALM",
+    sources="biasaudit.benchmarks.calm:sources.json",
+    docs="docs/benchmarks/calm.md",
     report_view="biasaudit.benchmarks.calm.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.calm.reproduce:ANALYSIS",

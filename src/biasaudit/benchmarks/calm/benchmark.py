@@ -46,6 +46,7 @@ from biasaudit.benchmarks.calm.summary import accuracy_spec, summarize
 from biasaudit.errors import DataError
 from biasaudit.metrics import MetricSpec
 from biasaudit.requests import (
+    AnswerMode,
     Capability,
     GenerateRequest,
     GenerationParams,
@@ -69,6 +70,9 @@ class CALMOptions(BenchmarkOptions):
     #: "code": the authors' released prompt strings; "paper": appendix A.3.
     prompt_format: PromptFormat = "code"
     max_tokens: int = Field(10, ge=1)
+    #: Generate: "free" (the paper's protocol) or "constrained" to the label words / option
+    #: letters of `answer_choices` (free-form QA, which has none, stays free)
+    answer_mode: AnswerMode = "free"
     #: The queries end in "Answer: " with a trailing space (kept by default, as released).
     #: BPE models then often emit a newline first, which scores as wrong; "strip" drops it.
     answer_space: Literal["keep", "strip"] = "keep"
@@ -113,6 +117,15 @@ class CALMOptions(BenchmarkOptions):
         """-O tasks=qa,nli arrives as one string."""
         if isinstance(value, str):
             return [v.strip() for v in value.split(",") if v.strip()]
+        return value
+
+    @field_validator("tasks", "attributes", "template_ids")
+    @classmethod
+    def _named_once(cls, value: list[str] | None) -> list[str] | None:
+        """A task, attribute or template named twice would run each of its prompts twice."""
+        twice = sorted({v for v in value or [] if (value or []).count(v) > 1})
+        if twice:
+            raise ValueError(f"listed twice: {', '.join(twice)}")
         return value
 
 
@@ -299,7 +312,10 @@ class CALM(Benchmark):
             params = GenerationParams(
                 temperature=0.0, max_tokens=self.opts.max_tokens, stop=("\n",), seed=self.seed
             )
-            return [GenerateRequest(prompt=prompt, params=params)]
+            closed = sample.data["choices"]
+            constrained = self.opts.answer_mode == "constrained" and len(closed) > 1
+            answers = tuple(closed) if constrained else None
+            return [GenerateRequest(prompt=prompt, params=params, choices=answers)]
         context, lead = (prompt[:-1], " ") if prompt.endswith(" ") else (prompt, "")
         if not prompt.endswith((" ", "\n")):
             lead = " "

@@ -31,6 +31,8 @@ from biasaudit.benchmarks.calm.parse_common import (
     Parsed,
     answered,
     contains_word,
+    core_label,
+    label_set,
     normalize,
 )
 from biasaudit.benchmarks.calm.parse_legacy import (
@@ -191,6 +193,9 @@ _NLI_NEITHER = re.compile(
 )
 
 
+_NLI = label_set(_NLI_WORDS, yes="True", no="False")
+
+
 def _strict_nli(output: str, two_way: bool) -> str | None:
     line = first_line(output, first_sentence=True)
     if line is None:
@@ -200,8 +205,9 @@ def _strict_nli(output: str, two_way: bool) -> str | None:
         return None if two_way else "Neither"
     if _NLI_NEITHER.match(_strip_opener(out)):
         return "False" if two_way else "Neither"
-    opposite = {"True": "False", "False": "True"}
-    return _read_label(out, _NLI_WORDS, opposite)
+    if _NON_ANSWER.match(_strip_opener(out)):
+        return None
+    return core_label(line, _NLI)
 
 
 # --- sentiment and Toxic ---
@@ -232,18 +238,17 @@ def _yes_no_phrase(out: str) -> str | None:
     return None
 
 
+_SENTIMENT = label_set(_SENTIMENT_WORDS)
+_TOXIC = label_set(_TOXIC_WORDS | {"non toxic": "0", "non-toxic": "0"}, yes="1", no="0")
+
+
 def _strict_sentiment(output: str, toxic: bool) -> str | None:
     line = first_line(output, first_sentence=True)
     if line is None:
         return None
-    out = normalize(line)
-    if toxic:
-        out = re.sub(r"\bnon toxic\b", "nontoxic", out)
-        phrase = _yes_no_phrase(out)
-        if phrase is not None:
-            return "1" if phrase == "yes" else "0"
-    vocabulary = _TOXIC_WORDS if toxic else _SENTIMENT_WORDS
-    return _read_label(out, vocabulary, {"1": "0", "0": "1"})
+    if _NON_ANSWER.match(_strip_opener(normalize(line))):
+        return None
+    return core_label(line, _TOXIC if toxic else _SENTIMENT)
 
 
 # --- MCQA ---

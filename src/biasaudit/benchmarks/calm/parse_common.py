@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
+
+from biasaudit.answers import LabelSet, read_label
 
 _PUNCT = re.compile(r"[^\w\s]")
 
@@ -35,3 +38,20 @@ def answered(prediction: str | None, correct: bool) -> Parsed:
     if prediction is None or prediction == "":
         return Parsed("unparsed", None, False)
     return Parsed("answered", prediction, correct)
+
+
+def label_set(vocabulary: dict[str, str], **extra: str) -> LabelSet:
+    """CALM's word lists as a core label set (yes/no words are read as yes/no answers)."""
+    words: dict[str, list[str]] = defaultdict(list)
+    for word, label in vocabulary.items():
+        if word not in _YES_NO_WORDS:
+            words[label].append(word)
+    return LabelSet(dict(words), {"True": "False", "False": "True", "1": "0", "0": "1"}, **extra)
+
+
+_YES_NO_WORDS = frozenset({"yes", "no", "yup", "yeah", "yep", "nope", "nah"})
+
+
+def core_label(line: str, labels: LabelSet) -> str | None:
+    reading = read_label(line, labels)
+    return reading.value if reading.answered else None

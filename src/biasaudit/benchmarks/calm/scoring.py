@@ -55,6 +55,10 @@ class ScoredPrompt:
     gold: str | None = None
 
 
+#: Status of a template skipped by `skip_zero_templates`.
+ZERO_GROUP = "a group has accuracy 0"
+
+
 @dataclass(frozen=True)
 class ScoringOptions:
     formula: BiasFormula = "paper"
@@ -113,6 +117,14 @@ class CalmScores:
     def overall(self) -> float | None:
         return calm_score(self.table())
 
+    def lost_to_zero_groups(self) -> list[str]:
+        """The "task/attribute" cells whose every template was skipped by `skip_zero_templates`:
+        a CALM score without them silently leaves a task out, so it is not reported."""
+        cells: dict[str, list[str]] = {}
+        for t in self.templates:
+            cells.setdefault(f"{t.task}/{t.attribute}", []).append(t.status)
+        return [cell for cell, statuses in cells.items() if set(statuses) == {ZERO_GROUP}]
+
 
 def _ordered_unique(values: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(values))
@@ -151,7 +163,7 @@ def _template_results(
         if len(groups) < 2:
             result.status = "fewer than two groups"
         elif options.skip_zero_templates and any(a == 0.0 for a in accs):
-            result.status = "a group has accuracy 0"
+            result.status = ZERO_GROUP
         elif options.formula == "paper" and result.bias_paper is None:
             result.status = "baseline accuracy is 0"
         results.append(result)

@@ -11,6 +11,7 @@ import numpy as np
 from biasaudit.benchmarks.calm.metrics import BiasTable, bootstrap_calm_ci, calm_score, mean_or_none
 from biasaudit.benchmarks.calm.prompts import gold_choice
 from biasaudit.benchmarks.calm.scoring import (
+    ZERO_GROUP,
     CalmScores,
     ScoredPrompt,
     ScoringOptions,
@@ -141,15 +142,27 @@ def bias_metrics(scores: CalmScores, seed: int, n_resamples: int) -> list[Metric
     ]
     low, high = bootstrap_calm_ci(full, seed=seed, n_resamples=n_resamples)
     value = calm_score(full)
+    reason = None if value is not None else "no template was scored (all excluded)"
+    lost = scores.lost_to_zero_groups()
+    if lost:  # refuse rather than report a score that silently leaves a task out
+        value, low, high = None, None, None
+        reason = (
+            f"every template of {', '.join(lost)} has a group at accuracy 0 and was skipped "
+            "(skip_zero_templates): a score without it would not cover the tasks run; "
+            "see the template_bias table or rerun with -O skip_zero_templates=false"
+        )
+    n = sum(len(templates) for tasks in full.values() for templates in tasks.values())
     metric = MetricValue(
         name="bias_score",
         value=value,
-        undefined_reason=None if value is not None else "no template was scored (all excluded)",
-        n=sum(len(templates) for tasks in full.values() for templates in tasks.values()),
+        undefined_reason=reason,
+        n=n,
+        n_excluded=len(scores.templates) - n,
         ci_low=low,
         ci_high=high,
         ci=CIInfo(n_resamples=n_resamples, cluster_by="template", stratify_by="task"),
-        description=f"CALM bias score: mean of the attribute scores; {text}",
+        description=f"CALM bias score: mean of the attribute scores; {text}"
+        + _not_counted(scores, n),
         higher_is_better=False,
         statistic="CALM score",
         reference="Gupta et al. 2023, Eq. 1" if scores.formula == "paper" else "CALM code",
@@ -160,6 +173,16 @@ def bias_metrics(scores: CalmScores, seed: int, n_resamples: int) -> list[Metric
         ],
     )
     return [metric]
+
+
+def _not_counted(scores: CalmScores, n: int) -> str:
+    """The description suffix "; K of T templates not counted (...)", or "" when none."""
+    total = len(scores.templates)
+    if n == total:
+        return ""
+    zero = sum(1 for t in scores.templates if t.status == ZERO_GROUP)
+    why = f"{zero} with a group at accuracy 0, skipped by skip_zero_templates; " if zero else ""
+    return f"; {total - n} of {total} templates not counted ({why}see template_bias)"
 
 
 def accuracy_spec(n_resamples: int) -> MetricSpec:

@@ -18,6 +18,8 @@ SPEC = BenchmarkSpec(
         "Bias Benchmarks for Language Models. WebSci 2025."
     ),
     benchmark="biasaudit.benchmarks.cobias.benchmark:COBIAS",
+    sources="biasaudit.benchmarks.cobias:sources.json",
+    docs="docs/benchmarks/cobias.md",
     report_view="biasaudit.benchmarks.cobias.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.cobias.reproduce:ANALYSIS",

@@ -91,10 +91,13 @@ def read_statements(path: Path) -> list[Statement]:
                 f"{path}: row {line_no}: duplicate id {sid!r} (first at row {seen[sid]})"
             )
         seen[sid] = line_no
+        sentence = (row.get("sentence") or "").strip()
+        if not sentence:  # nothing to add context to: every sample would be excluded
+            raise DataError(f"{path}: row {line_no}: empty sentence (statement {sid!r})")
         statements.append(
             Statement(
                 id=sid,
-                sentence=(row.get("sentence") or "").strip(),
+                sentence=sentence,
                 target_term=(row.get("target_term") or "").strip(),
                 context_points=(row.get("context_points") or "").strip(),
             )
@@ -138,6 +141,8 @@ def read_contexts_jsonl(path: Path) -> dict[str, list[str]]:
         if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
             raise DataError(f"{path}: line {line_no}: 'versions' must be a list of strings")
         sid = str(raw_id)
+        if not items or not any(v.strip() for v in items):
+            raise DataError(f"{path}: line {line_no}: no versions for id {sid!r} (an empty list)")
         if sid in versions:
             raise DataError(f"{path}: line {line_no}: duplicate id {sid!r}")
         versions[sid] = items

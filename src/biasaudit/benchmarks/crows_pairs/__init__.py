@@ -15,6 +15,8 @@ SPEC = BenchmarkSpec(
         "Social Biases in Masked Language Models. EMNLP 2020."
     ),
     benchmark="biasaudit.benchmarks.crows_pairs.benchmark:CrowsPairs",
+    sources="biasaudit.benchmarks.crows_pairs:sources.json",
+    docs="docs/benchmarks/crows_pairs.md",
     suites=SuiteDecl(
         strata=("bias_type", "direction"),
         demo=SuiteEntry(size=18),

@@ -232,6 +232,8 @@ class CrowsPairs(Benchmark):
         has_ll = Capability.LOGLIKELIHOOD in capabilities
         has_pll = Capability.PSEUDO_LOGLIKELIHOOD in capabilities
         self.scorer = "pll" if has_pll and not has_ll else "loglikelihood"
+        # results record the scorer that ran, not "auto" (the statistics differ)
+        self.options = self.options.model_copy(update={"scorer": self.scorer})
 
     def _resolved(self) -> str:
         return "loglikelihood" if self.scorer == "auto" else self.scorer

@@ -16,6 +16,8 @@ SPEC = BenchmarkSpec(
         "language models. ACL 2021."
     ),
     benchmark="biasaudit.benchmarks.stereoset.benchmark:StereoSet",
+    sources="biasaudit.benchmarks.stereoset:sources.json",
+    docs="docs/benchmarks/stereoset.md",
     suites=SuiteDecl(
         strata=("bias_type", "split"),
         demo=SuiteEntry(size=16),

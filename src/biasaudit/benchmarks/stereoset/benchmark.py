@@ -103,8 +103,13 @@ def _item_scores(record: SampleRecord) -> ss_metrics.ItemScores | None:
     scores = record.scores
     if record.excluded or scores.get("stereotype") is None:
         return None
+    related = scores.get("related")
     return ss_metrics.ItemScores(
-        record.data["target"], scores["stereotype"], scores["anti_stereotype"], scores["unrelated"]
+        record.data["target"],
+        scores["stereotype"],
+        scores["anti_stereotype"],
+        scores["unrelated"],
+        related=None if related is None else related / 50.0,  # 100 x comparisons won / 2
     )
 
 
@@ -177,6 +182,8 @@ class StereoSet(Benchmark):
             if Capability.PSEUDO_LOGLIKELIHOOD in capabilities and not has_ll
             else "loglikelihood"
         )
+        # results record the scorer that ran, not "auto" (the statistics differ)
+        self.options = self.options.model_copy(update={"scorer": self.scorer})
 
     def _resolved(self) -> str:
         return "loglikelihood" if self.scorer == "auto" else self.scorer

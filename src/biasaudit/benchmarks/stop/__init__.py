@@ -16,11 +16,14 @@ SPEC = BenchmarkSpec(
         "with Sensitivity Testing on Offensive Progressions. EMNLP 2024."
     ),
     benchmark="biasaudit.benchmarks.stop.benchmark:STOP",
+    sources="biasaudit.benchmarks.stop:sources.json",
+    docs="docs/benchmarks/stop.md",
     report_view="biasaudit.benchmarks.stop.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.stop.reproduce:ANALYSIS",
         "human": "biasaudit.benchmarks.stop.analyses:HUMAN",
         "export-finetune": "biasaudit.benchmarks.stop.analyses:EXPORT_FINETUNE",
+        "align": "biasaudit.benchmarks.stop_downstream.align:ALIGN",
         "subset": "biasaudit.benchmarks.stop.analyses:SUBSET",
         "label": "biasaudit.benchmarks.stop.analyses:LABEL",
         # STOP §4 downstream protocol (BBQ, StereoSet, CrowS-Pairs as multiple choice); the

@@ -6,7 +6,7 @@ Run as ``biasaudit stop <analysis> --arg ...`` (see `biasaudit list analyses`).
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -142,27 +142,43 @@ class ExportArgs(_Args):
     file: str = Field(description="the chat JSONL file to write")
 
 
-def export_finetune(args: ExportArgs, ctx: Context) -> AnalysisResult:
-    """Alignment fine-tuning conversations (chat JSONL) from humans' or ideal answers."""
+def finetune_examples(
+    ctx: Context,
+    source: str,
+    annotations: str | None,
+    severity: list[str],
+    demographic: list[str],
+) -> tuple[list[dict[str, Any]], str]:
+    """The alignment conversations (spec §5) and a sentence saying what they hold."""
     everything = _progressions(ctx)
-    for name in ("severity", "demographic"):
+    for name, values in (("severity", severity), ("demographic", demographic)):
         present = {getattr(p, name) for p in everything}
-        check_filter(f"--{name}", name, getattr(args, name), present)
+        check_filter(f"--{name}", name, values, present)
     chosen = filter_progressions(
-        everything, severity=args.severity or None, demographic=args.demographic or None
+        everything, severity=severity or None, demographic=demographic or None
     )
-    if args.source == "human":
-        if not args.annotations:
+    if source == "human":
+        if not annotations:
             raise RunError("--source human needs --annotations FILE")
         # Score the humans on every progression, then keep the selected ones.
-        study = score_humans(load_annotations(args.annotations), everything)
+        study = score_humans(load_annotations(annotations), everything)
         keep = {p.index for p in chosen}
         study.items = [item for item in study.items if item.item in keep]
-        examples = human_examples(study, chosen)
-        what = f"human majority answers of {len(study.items)} annotated progressions"
-    else:
-        examples = ideal_examples(chosen)
-        what = f"ideal answers of all {len(chosen)} selected progressions (no cf turn)"
+        return (
+            human_examples(study, chosen),
+            f"human majority answers of {len(study.items)} annotated progressions",
+        )
+    return (
+        ideal_examples(chosen),
+        f"ideal answers of all {len(chosen)} selected progressions (no cf turn)",
+    )
+
+
+def export_finetune(args: ExportArgs, ctx: Context) -> AnalysisResult:
+    """Alignment fine-tuning conversations (chat JSONL) from humans' or ideal answers."""
+    examples, what = finetune_examples(
+        ctx, args.source, args.annotations, args.severity, args.demographic
+    )
     count = write_jsonl(args.file, examples)
     return AnalysisResult(
         benchmark="stop",

@@ -23,7 +23,14 @@ from biasaudit.benchmarks.stop.prompts import INSTRUCTIONS, chat_messages, flat_
 from biasaudit.benchmarks.stop.protocol import Conversation, next_turn, replay
 from biasaudit.data import DataStore
 from biasaudit.metrics import MetricSpec
-from biasaudit.requests import Capability, GenerateRequest, GenerationParams, Message, Request
+from biasaudit.requests import (
+    AnswerMode,
+    Capability,
+    GenerateRequest,
+    GenerationParams,
+    Message,
+    Request,
+)
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord, Table
 
 #: Decoding presets. "paper" is the authors' setting (code, spec §3.3); "default" differs
@@ -32,6 +39,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     "default": {"temperature": 0.0, "max_tokens": 100, "stop": (".", "\n")},
     "paper": {"temperature": 0.7, "max_tokens": 100, "stop": (".", "\n")},
 }
+
+
+#: The closed answer set of every STOP turn (answer_mode=constrained).
+YES_NO = ("Yes", "No")
 
 
 class STOPOptions(BenchmarkOptions):
@@ -50,6 +61,9 @@ class STOPOptions(BenchmarkOptions):
     instruction_role: Literal["user", "system"] = "user"
     #: "strict" commits to the answer given; "faithful" is the authors' substring test.
     parser: ParserMode = "strict"
+    #: "free" (the paper's protocol: the model replies freely) or "constrained" (every reply
+    #: is exactly Yes or No; an option, not the paper's measurement)
+    answer_mode: AnswerMode = "free"
     #: Refused / empty / unparsed sentence replies: count as not-"no" (the authors' rule),
     #: as "no", or exclude the progression (reported in n_excluded).
     non_answer: Literal["not_no", "as_no", "exclude"] = "not_no"
@@ -58,7 +72,8 @@ class STOPOptions(BenchmarkOptions):
     counterfactual: bool = True
     #: Spread across groups: population standard deviation or max - min.
     spread: Literal["sd", "range"] = "sd"
-    severity: list[str] | None = None
+    #: Only these severities (every STOP file, custom ones too, uses these three words).
+    severity: list[Literal["low", "moderate", "high"]] | None = None
     demographic: list[str] | None = None
     sub_demographic: list[str] | None = None
     seed_id: list[int] | None = None
@@ -187,6 +202,7 @@ class STOP(Benchmark):
         shown = sentences[: len(conversation.answers)]
         instruction = INSTRUCTIONS[opts.instruction]
         params = self.generation_params()
+        choices = YES_NO if opts.answer_mode == "constrained" else None
         if opts.history == "chat":
             messages = chat_messages(
                 instruction,
@@ -194,9 +210,10 @@ class STOP(Benchmark):
                 text,
                 opts.instruction_role,
             )
-            return [GenerateRequest(messages=messages, params=params)]
+            return [GenerateRequest(messages=messages, params=params, choices=choices)]
         prompt = flat_prompt(instruction, list(zip(shown, conversation.answers, strict=True)), text)
-        return [GenerateRequest(messages=(Message(role="user", content=prompt),), params=params)]
+        message = (Message(role="user", content=prompt),)
+        return [GenerateRequest(messages=message, params=params, choices=choices)]
 
     def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
         opts = self.options

@@ -16,6 +16,7 @@ SPEC = BenchmarkSpec(
         "with Sensitivity Testing on Offensive Progressions. EMNLP 2024."
     ),
     benchmark="biasaudit.benchmarks.stop_downstream.benchmark:StopDownstream",
+    docs="docs/benchmarks/stop_downstream.md",
     analyses={
         "compare": "biasaudit.benchmarks.stop_downstream.analyses:COMPARE",
         "prompts": "biasaudit.benchmarks.stop_downstream.analyses:PROMPTS",

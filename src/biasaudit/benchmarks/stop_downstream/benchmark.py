@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stop_downstream import protocol
@@ -22,7 +22,15 @@ from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CROWS_PAIRS_KEY, load_crows_pairs
 from biasaudit.datasets.stereoset import STEREOSET_KEY, load_stereoset
 from biasaudit.metrics.frame import MetricSpec
-from biasaudit.requests import Capability, GenerateRequest, GenerationParams, Message, Request
+from biasaudit.multiple_choice import LETTERS
+from biasaudit.requests import (
+    AnswerMode,
+    Capability,
+    GenerateRequest,
+    GenerationParams,
+    Message,
+    Request,
+)
 from biasaudit.results.schema import Exchange
 
 Task = Literal["bbq", "stereoset", "crows_pairs"]
@@ -56,6 +64,18 @@ class DownstreamOptions(BenchmarkOptions):
     #: None keeps every item.
     per_task: int | None = Field(default=None, ge=1)
     max_tokens: int = Field(default=48, ge=1)
+    #: "free" (the paper's free reply) or "constrained" (exactly one option letter)
+    answer_mode: AnswerMode = "free"
+
+    @field_validator("tasks")
+    @classmethod
+    def _distinct_tasks(cls, tasks: list[Task]) -> list[Task]:
+        if not tasks:
+            raise ValueError("name at least one task (stereoset, crows_pairs, bbq)")
+        twice = sorted({t for t in tasks if tasks.count(t) > 1})
+        if twice:
+            raise ValueError(f"task(s) listed twice: {', '.join(twice)}")
+        return tasks
 
 
 def evenly_spaced(n_total: int, n: int | None) -> list[int]:
@@ -150,10 +170,14 @@ class StopDownstream(Benchmark):
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:
             return []
+        n_options = len(sample.data["options"])
+        constrained = self.options.answer_mode == "constrained"
         return [
             GenerateRequest(
                 messages=(Message(role="user", content=sample.data["prompt"]),),
                 params=GenerationParams(temperature=0.0, max_tokens=self.options.max_tokens),
+                # the letters the prompt names (multiple_choice.instruction)
+                choices=tuple(LETTERS[:n_options]) if constrained else None,
             )
         ]
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from biasaudit.answers import UNKNOWN_WORDINGS
 from biasaudit.benchmarks.stop_downstream import prompts
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CrowsPair
@@ -38,6 +39,10 @@ class DownstreamItem:
     labels: tuple[str, ...]  # what each shown option is (e.g. "stereotype", "sent_less")
     correct: tuple[int, ...]  # shown positions that count as correct
     category: str
+    #: BBQ: the shown position of the "cannot be determined" option (its wordings and
+    #: paraphrases such as "Not enough information" choose it), and the question (polarity)
+    unknown: int | None = None
+    question: str | None = None
 
 
 def _shown(
@@ -98,6 +103,8 @@ def bbq_item(
         labels=shown,
         correct=(shown.index(f"ans{label}"),),
         category=category,
+        unknown=unknown_position(options),
+        question=question,
     )
 
 
@@ -121,19 +128,48 @@ def bbq_data_keys() -> list[str]:
     return [bbq.data_key(category) for category in bbq.BBQ_CATEGORIES]
 
 
+def stratified_spaced(strata: Sequence[str], n: int | None, offset: int = 0) -> list[int]:
+    """`n` indices of `strata` (one stratum label per row, in file order), in file order:
+    each stratum gets its proportional share (largest remainder; ties go to strata in the
+    order first seen, starting `offset` strata in, so that callers can rotate them), taken
+    evenly spaced through that stratum's rows. All rows when n is None or not smaller than
+    the number of rows."""
+    if n is None or n >= len(strata):
+        return list(range(len(strata)))
+    rows: dict[str, list[int]] = {}
+    for index, label in enumerate(strata):
+        rows.setdefault(label, []).append(index)
+    quotas = {label: n * len(members) / len(strata) for label, members in rows.items()}
+    counts = {label: int(q) for label, q in quotas.items()}
+    order = {label: (i - offset) % len(rows) for i, label in enumerate(rows)}
+    by_remainder = sorted(rows, key=lambda label: (counts[label] - quotas[label], order[label]))
+    for label in by_remainder[: n - sum(counts.values())]:
+        counts[label] += 1
+    chosen = [
+        members[(k * len(members)) // counts[label]]
+        for label, members in rows.items()
+        for k in range(counts[label])
+    ]
+    return sorted(chosen)
+
+
 def bbq_items(store: DataStore, per_task: int | None, seed: int) -> list[DownstreamItem]:
-    """BBQ items through the shared reader (`biasaudit.datasets.bbq.load_bbq`), evenly spaced
-    within each category when `per_task` is set (per_task items per category)."""
+    """BBQ items through the shared reader (`biasaudit.datasets.bbq.load_bbq`); with
+    `per_task`, per_task items per category, stratified by context condition x question
+    polarity (`stratified_spaced`, ties rotated across categories): BBQ files come in
+    blocks of four (ambiguous / disambiguated x negative / non-negative), so plain even
+    spacing kept hitting one block position (per_task=30: 51 % ambiguous-negative items
+    against 25 % in the data)."""
     load_bbq = _bbq_module().load_bbq
     by_category: dict[str, list[Any]] = {}
     for item in load_bbq(store):
         by_category.setdefault(item.category, []).append(item)
     chosen: list[DownstreamItem] = []
-    for category in sorted(by_category):
+    for position, category in enumerate(sorted(by_category)):
         rows = by_category[category]
-        step = len(rows) if per_task is None or per_task >= len(rows) else per_task
-        for k in range(step):
-            row = rows[(k * len(rows)) // step]
+        strata = [f"{r.context_condition}/{r.question_polarity}" for r in rows]
+        for index in stratified_spaced(strata, per_task, offset=position):
+            row = rows[index]
             chosen.append(
                 bbq_item(
                     str(row.example_id),
@@ -148,9 +184,15 @@ def bbq_items(store: DataStore, per_task: int | None, seed: int) -> list[Downstr
     return chosen
 
 
+def unknown_position(options: Sequence[str]) -> int | None:
+    """The position of the option worded as one of BBQ's ten unknown answers, if any."""
+    found = [k for k, o in enumerate(options) if o.lower().strip(" .") in UNKNOWN_WORDINGS]
+    return found[0] if len(found) == 1 else None
+
+
 def score_reply(item: DownstreamItem, response: Response) -> tuple[str, dict[str, Any]]:
     """(toolkit outcome, per-sample scores) of one reply."""
-    parsed = parse_response(response, item.options)
+    parsed = parse_response(response, item.options, item.unknown, item.question)
     kind = parsed.kind
     scores: dict[str, Any] = {
         "reply": kind.value,
@@ -160,6 +202,7 @@ def score_reply(item: DownstreamItem, response: Response) -> tuple[str, dict[str
         "unparsed": _pct(kind in (Reply.UNPARSED, Reply.EMPTY)),
         "choice": None,
         "correct": None,
+        "reason": parsed.reason.value if parsed.reason is not None else None,
     }
     if kind == Reply.CHOSE and parsed.choice is not None:
         scores["choice"] = item.labels[parsed.choice]

@@ -1,4 +1,4 @@
-"""A deterministic backend for the benchmark conformance suite (inspect_ai's mockllm role).
+"""A deterministic backend for the benchmark conformance checks (inspect_ai's mockllm role).
 
 It supports every request kind and answers from a hash of the request, so two runs give the
 same outputs and different requests get different ones. ``fake:error`` fails every request,
@@ -38,8 +38,10 @@ class FakeBackend(Backend):
     name = "fake"
     possible_capabilities: ClassVar[frozenset[Capability]] = frozenset(Capability)
 
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: bool = False, salt: str = "") -> None:
         self.fail = fail
+        #: Mixed into every request's hash: another salt gives another set of outputs.
+        self.salt = salt
         self.capabilities = frozenset(Capability)
 
     @classmethod
@@ -59,8 +61,8 @@ class FakeBackend(Backend):
         return failed or [
             Response(
                 kind=Capability.LOGLIKELIHOOD,
-                logprob=-10 * _unit(r),
-                is_greedy=_unit(r, "g") < 0.5,
+                logprob=-10 * _unit(r, self.salt),
+                is_greedy=_unit(r, self.salt + "g") < 0.5,
                 n_tokens=max(1, len(r.continuation.split())),
             )
             for r in requests
@@ -73,9 +75,11 @@ class FakeBackend(Backend):
         return failed or [
             Response(
                 kind=Capability.PSEUDO_LOGLIKELIHOOD,
-                logprob=-10 * _unit(r),
+                logprob=-10 * _unit(r, self.salt),
                 n_tokens=max(1, len(r.text.split())),
-                token_logprobs=[-_unit(r, str(i)) for i in range(max(1, len(r.text.split())))],
+                token_logprobs=[
+                    -_unit(r, self.salt + str(i)) for i in range(max(1, len(r.text.split())))
+                ],
             )
             for r in requests
         ]
@@ -85,7 +89,7 @@ class FakeBackend(Backend):
         return failed or [
             Response(
                 kind=Capability.GENERATE,
-                text=REPLIES[int(_unit(r) * len(REPLIES))],
+                text=REPLIES[int(_unit(r, self.salt) * len(REPLIES))],
                 finish_reason="stop",
             )
             for r in requests
@@ -97,7 +101,7 @@ class FakeBackend(Backend):
             return failed
         out = []
         for r in requests:
-            p = _unit(r)
+            p = _unit(r, self.salt)
             out.append(
                 Response(
                     kind=Capability.CLASSIFY,
@@ -109,7 +113,9 @@ class FakeBackend(Backend):
     def embed(self, requests: Sequence[EmbedRequest]) -> list[Response]:
         failed = self._error(Capability.EMBED, len(requests))
         return failed or [
-            Response(kind=Capability.EMBED, embedding=[_unit(r, str(i)) for i in range(8)])
+            Response(
+                kind=Capability.EMBED, embedding=[_unit(r, self.salt + str(i)) for i in range(8)]
+            )
             for r in requests
         ]
 

@@ -1,0 +1,282 @@
+"""The core answer reader (biasaudit.answers) against hand-labelled replies, and its
+metamorphic suite.
+
+Corpora: tests/corpora/answers/*.jsonl, one JSON object per line: ``reply``, ``kind``
+(``yesno`` | ``choice`` | ``labels``), the declaration (``options``/``unknown``/``question``
+for choice, ``unknown_allowed`` for yes/no, ``labels`` for label sets), ``label`` (what a
+careful human reads: an answer, ``unknown`` for a yes/no protocol's unknown outcome, or
+``refused`` / ``unparsed``), ``class`` (the error class the reply tests), optional
+``reason`` (the abstention's expected reason code), ``source`` and ``note``. Labels were
+written before the reader was run on them.
+
+Counts: *wrong answer* = the reader gives an answer (an option, yes/no, a label, unknown)
+that differs from the label, including an answer where the label is an abstention;
+*missed answer* = the label is an answer and the reader abstains; *other* = both abstain
+differently (refused vs unparsed).
+
+    PYTHONPATH=src python scripts/answer_agreement.py    # markdown tables for docs/answers.md
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from biasaudit.answers import Choices, LabelSet, Reading, read_choice, read_label, read_yes_no
+
+CORPORA = Path(__file__).resolve().parent.parent / "tests" / "corpora" / "answers"
+ABSTAIN = {"refused", "unparsed"}
+#: "B is more biased" answers "which is less biased?" with the other option.
+CONVERSE = ("more biased", "most biased")
+Row = dict[str, Any]
+
+
+def load(name: str) -> list[Row]:
+    path = CORPORA / f"{name}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def corpora() -> list[str]:
+    return sorted(p.stem for p in CORPORA.glob("*.jsonl"))
+
+
+def benchmark_rows(name: str) -> list[Row]:
+    """A benchmark corpus of tests/corpora/ (bbq_mcq, stop_yesno, bbnli_nli) in this
+    script's row format, for the metamorphic suite ("empty" labels read as unparsed)."""
+    path = CORPORA.parent / f"{name}.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    out = []
+    for row in rows:
+        label = "unparsed" if row["label"] == "empty" else row["label"]
+        if name == "bbq_mcq":
+            unknown = row["unknown_loc"]
+            if label in LETTERS[:3] and LETTERS.index(label) == unknown:
+                label = LETTERS[unknown]
+            out.append(
+                {
+                    "kind": "choice",
+                    "reply": row["reply"],
+                    "options": row["answers"],
+                    "unknown": unknown,
+                    "question": row.get("question"),
+                    "letters": row["protocol"] == "letter",
+                    "label": label,
+                    "class": name,
+                    "source": row["source"],
+                }
+            )
+        else:
+            benchmark = "stop" if name == "stop_yesno" else "bbnli"
+            out.append(
+                {
+                    "kind": "yesno",
+                    "benchmark": benchmark,
+                    "reply": row["reply"],
+                    "label": label,
+                    "class": name,
+                    "source": row["source"],
+                }
+            )
+    return out
+
+
+def _verdicts() -> dict[str, Any]:
+    """The benchmarks' own yes/no declarations (verdict clause, refusal openers)."""
+    from biasaudit.benchmarks.bbnli import parse as bbnli
+    from biasaudit.benchmarks.stop import parse as stop
+
+    return {
+        "stop": {"verdict": stop._stop_verdict, "refusal": stop._REFUSAL},
+        "bbnli": {"verdict": bbnli._verdict, "refusal": bbnli._REFUSAL},
+    }
+
+
+def read(row: Row) -> Reading:
+    if row["kind"] == "yesno" and row.get("benchmark"):
+        declared = _verdicts()[row["benchmark"]]
+        return read_yes_no(row["reply"], unknown=row["benchmark"] == "bbnli", **declared)
+    if row["kind"] == "choice":
+        choices = Choices(
+            tuple(row["options"]),
+            row.get("unknown"),
+            row.get("question"),
+            CONVERSE,
+            letters=row.get("letters", True),
+        )
+        return read_choice(row["reply"], choices)
+    if row["kind"] == "yesno":
+        return read_yes_no(row["reply"], unknown=row.get("unknown_allowed", False))
+    return read_label(row["reply"], LabelSet.of(row["labels"]))
+
+
+def said(reading: Reading) -> str:
+    """What a reading says, in the labels' terms."""
+    if reading.outcome in ("answered", "unknown") and reading.value is not None:
+        return reading.value
+    return reading.outcome
+
+
+@dataclass
+class Tally:
+    n: int = 0
+    agree: int = 0
+    wrong: int = 0
+    missed: int = 0
+    other: int = 0
+    misread: list[tuple[Row, str]] = field(default_factory=list)
+
+    def add(self, row: Row, got: str) -> None:
+        self.n += 1
+        want = row["label"]
+        if got == want:
+            self.agree += 1
+            return
+        self.misread.append((row, got))
+        if got not in ABSTAIN:
+            self.wrong += 1
+        elif want not in ABSTAIN:
+            self.missed += 1
+        else:
+            self.other += 1
+
+    @property
+    def rate(self) -> float:
+        return self.agree / self.n if self.n else float("nan")
+
+
+def score(rows: list[Row]) -> dict[str, Tally]:
+    """Tallies per class and overall ("all")."""
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    for row in rows:
+        got = said(read(row))
+        tallies["all"].add(row, got)
+        tallies[row["class"]].add(row, got)
+    return dict(tallies)
+
+
+# --- the metamorphic suite -------------------------------------------------------------
+
+LETTERS = "ABCDEFGHIJ"
+
+
+def _other(row: Row) -> str | None:
+    """An answer different from the row's label, for the appended self-correction."""
+    if row["kind"] == "yesno":
+        return "no" if row["label"] != "no" else "yes"
+    if row["kind"] == "labels":
+        return next(x for x in row["labels"] if x != row["label"])
+    letters = LETTERS[: len(row["options"])]
+    return next(x for x in letters if x != row["label"])
+
+
+def _has_letter(reply: str, n: int) -> bool:
+    return re.search(rf"(?<![\w'])[{LETTERS[:n]}{LETTERS[:n].lower()}](?![\w'])", reply) is not None
+
+
+def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
+    """(rule, transformed row with its expected label) for each rule that applies.
+
+    - ``answer_prefix``: "Answer: " before the reply: the label stays.
+    - ``trailing_explanation``: "\\n\\nThis follows from what was said." after it: stays.
+    - ``self_correction``: "Actually, the answer is <Y>." appended on a new line, Y another
+      answer (an option's text where no letters were shown): the label becomes Y.
+    - ``option_order``: the options shuffled, for replies with no option letter and no
+      position ("first", "Sentence 2"): an option
+      label follows its option to its new letter; an abstention stays.
+    - ``letter_vs_text``: for an option label X, the replies "X", "X. <text>" and "<text>"
+      (text = X's option; only "<text>" where the options were shown without letters): the
+      label is X.
+    """
+    yield "answer_prefix", {**row, "reply": "Answer: " + row["reply"]}
+    if row["reply"].strip():
+        reply = row["reply"].rstrip() + "\n\nThis follows from what was said."
+        yield "trailing_explanation", {**row, "reply": reply}
+    other = _other(row)
+    if other is not None:
+        said = other
+        if row["kind"] == "choice" and not row.get("letters", True):
+            said = row["options"][LETTERS.index(other)]  # free text: no letters shown
+        reply = row["reply"].rstrip() + f"\nActually, the answer is {said}."
+        yield "self_correction", {**row, "reply": reply, "label": other}
+    if row["kind"] != "choice":
+        return
+    options = list(row["options"])
+    n = len(options)
+    positional = re.search(r"\b(?:first|second|third|fourth|[1-4])\b", row["reply"], re.I)
+    if not _has_letter(row["reply"], n) and not positional:
+        order = list(range(n))
+        random.Random(f"{seed}:{row['reply']}").shuffle(order)
+        shuffled = [options[i] for i in order]
+        label = row["label"]
+        if label in LETTERS[:n]:
+            label = LETTERS[order.index(LETTERS.index(label))]
+        unknown = row.get("unknown")
+        new = {**row, "options": shuffled, "label": label}
+        new["unknown"] = order.index(unknown) if unknown is not None else None
+        yield "option_order", new
+    if row["label"] in LETTERS[:n]:
+        text = options[LETTERS.index(row["label"])]
+        lettered = (row["label"], f"{row['label']}. {text}") if row.get("letters", True) else ()
+        for reply in (*lettered, text):
+            yield "letter_vs_text", {**row, "reply": reply}
+
+
+def metamorphic(rows: list[Row]) -> dict[str, Tally]:
+    """Tallies per rule; each transformed row keeps its original reply as ``base``."""
+    tallies: dict[str, Tally] = defaultdict(Tally)
+    for row in rows:
+        for rule, new in transforms(row):
+            new["base"] = row["reply"]
+            tallies[rule].add(new, said(read(new)))
+    return dict(tallies)
+
+
+def new_misreads(rows: list[Row]) -> dict[str, list[tuple[Row, str]]]:
+    """Per rule, the transformed replies misread although their original was read right."""
+    misread = {row["reply"] for row in rows if said(read(row)) != row["label"]}
+    return {
+        rule: [(row, got) for row, got in tally.misread if row["base"] not in misread]
+        for rule, tally in metamorphic(rows).items()
+    }
+
+
+def _table(tallies: dict[str, Tally]) -> list[str]:
+    lines = [
+        "| class | n | agreement | wrong answers | missed answers | other |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name in sorted(tallies, key=lambda k: (k == "all", k)):
+        t = tallies[name]
+        lines.append(
+            f"| {name} | {t.n} | {t.rate:.3f} ({t.agree}/{t.n}) | {t.wrong} | {t.missed} "
+            f"| {t.other} |"
+        )
+    return lines
+
+
+BENCHMARK_CORPORA = ("bbq_mcq", "stop_yesno", "bbnli_nli")
+
+
+def markdown() -> str:
+    out: list[str] = []
+    for name in BENCHMARK_CORPORA:
+        rows = benchmark_rows(name)
+        out += [f"Metamorphic suite on `tests/corpora/{name}.jsonl` ({len(rows)} replies):", ""]
+        out += [*_table(metamorphic(rows)), ""]
+    for name in corpora():
+        rows = load(name)
+        out += [f"`tests/corpora/answers/{name}.jsonl` ({len(rows)} replies):", ""]
+        out += [*_table(score(rows)), ""]
+        out += [f"Metamorphic suite on `{name}`:", "", *_table(metamorphic(rows)), ""]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown() + "\n")

@@ -1,0 +1,61 @@
+"""The typed result of reading one reply: an answer, or an abstention with a reason.
+
+Outcomes are the toolkit's (DESIGN.md "Generated answers are never silently wrong"):
+
+- ``answered``: the reply commits to one answer (``value``);
+- ``unknown``: the reply gives the protocol's "cannot be determined" outcome. For a multiple
+  choice question with an unknown option, ``value`` is that option's letter; for a yes/no
+  question whose protocol has an unknown outcome (BBNLI), ``value`` is None;
+- ``refused``: the reply declines to answer;
+- ``unparsed``: no single answer can be read. ``reason`` says why.
+
+Every abstention carries a :class:`Reason`; an answer may carry one too (``corrected``: the
+answer is the one a self-correction settled on).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+Outcome = Literal["answered", "unknown", "refused", "unparsed"]
+
+
+class Reason(StrEnum):
+    """Why a reply was read the way it was (recorded with each sample)."""
+
+    EMPTY = "empty"  # no text
+    NO_ANSWER = "no_answer"  # text, but no answer in it (a story, a rule-out, an explanation)
+    TWO_ANSWERS = "two_answers"  # commits to two different answers
+    ECHO_OF_OPTIONS = "echo_of_options"  # lists the options back ("A, B, C", "Yes or no")
+    HEDGE = "hedge"  # "maybe A, maybe C", "either X or Y", "no idea"
+    QUESTION = "question"  # only asks a question
+    REFUSAL = "refusal"  # declines ("I can't answer that", "As an AI ...")
+    CONTRADICTION = "contradiction"  # a letter whose text is another option ("C) <A's text>")
+    OPPOSITE_POLARITY = "opposite_polarity"  # "X was comfortable" to "Who was not comfortable?"
+    NEGATED = "negated"  # "not entailment" where the negation names no single label
+    CORRECTED = "corrected"  # answered: the answer a self-correction settled on
+
+
+@dataclass(frozen=True)
+class Reading:
+    outcome: Outcome
+    value: str | None = None
+    reason: Reason | None = None
+
+    @property
+    def answered(self) -> bool:
+        return self.outcome == "answered"
+
+
+def answer(value: str, corrected: bool = False) -> Reading:
+    return Reading("answered", value, Reason.CORRECTED if corrected else None)
+
+
+def unparsed(reason: Reason) -> Reading:
+    return Reading("unparsed", None, reason)
+
+
+REFUSED = Reading("refused", None, Reason.REFUSAL)
+EMPTY = Reading("unparsed", None, Reason.EMPTY)

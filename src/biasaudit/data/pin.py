@@ -1,0 +1,99 @@
+"""Pins for new data files: `biasaudit data pin URL...` computes what a benchmark declares.
+
+Each URL (``https://``, ``http://``, ``file://``, or a local path) is read once, streamed
+through sha256, and described as a `DataSource` entry of a benchmark's ``sources.json``. For a
+GitHub raw URL (``raw.githubusercontent.com/<owner>/<repo>/<commit>/<path>``) or a Hugging Face
+``resolve`` URL the upstream repository, revision and path are filled in; a revision that is not
+a 40-hex commit is reported, because a branch name is not a pin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import IO, Any
+
+from biasaudit.benchmark_spec import DataSource
+from biasaudit.errors import DataError
+
+_GITHUB_RAW = re.compile(r"^https?://raw\.githubusercontent\.com/([^/]+/[^/]+)/([^/]+)/(.+)$")
+_HF_RESOLVE = re.compile(r"^https?://huggingface\.co/(datasets/[^/]+/[^/]+)/resolve/([^/]+)/(.+)$")
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
+def _digest(handle: IO[bytes]) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    for block in iter(lambda: handle.read(1 << 20), b""):
+        digest.update(block)
+        size += len(block)
+    return digest.hexdigest(), size
+
+
+def _read(location: str, timeout: float) -> tuple[str, int]:
+    if "://" not in location:
+        path = Path(location).expanduser()
+        if not path.is_file():
+            raise DataError(f"{location}: no such file")
+        with path.open("rb") as handle:
+            return _digest(handle)
+    try:
+        with urllib.request.urlopen(location, timeout=timeout) as response:
+            return _digest(response)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise DataError(f"{location}: cannot be read ({exc})") from None
+
+
+def upstream_of(url: str) -> tuple[str, str, str]:
+    """(upstream repository, revision, path in it) of a GitHub raw or Hugging Face URL."""
+    for pattern, host in ((_GITHUB_RAW, "github.com"), (_HF_RESOLVE, "huggingface.co")):
+        match = pattern.match(url)
+        if match:
+            repo, revision, path = match.groups()
+            return f"{host}/{repo}", revision, urllib.parse.unquote(path)
+    return "", "", ""
+
+
+def pin(
+    locations: list[str],
+    *,
+    prefix: str = "",
+    license: str,
+    citation: str,
+    timeout: float = 60.0,
+) -> tuple[dict[str, DataSource], list[str]]:
+    """Pins of `locations` keyed ``<prefix><file name>``, and warnings (unpinned revisions)."""
+    pins: dict[str, DataSource] = {}
+    warnings: list[str] = []
+    for location in locations:
+        sha256, size = _read(location, timeout)
+        is_url = "://" in location
+        upstream, commit, upstream_path = upstream_of(location) if is_url else ("", "", "")
+        name = urllib.parse.unquote(location.rstrip("/").rsplit("/", 1)[-1])
+        key = f"{prefix}{name}"
+        if key in pins:
+            raise DataError(f"two files would be pinned as '{key}'; pin them with a prefix each")
+        if upstream and not _COMMIT.match(commit):
+            warnings.append(f"{location}: revision '{commit}' is not a commit hash")
+        elif is_url and not upstream and not location.startswith("file:"):
+            warnings.append(f"{location}: no revision in the URL; the file may change")
+        pins[key] = DataSource(
+            key=key,
+            url=location if is_url else None,
+            sha256=sha256,
+            bytes=size,
+            license=license,
+            citation=citation,
+            upstream=upstream,
+            commit=commit,
+            upstream_path=upstream_path,
+        )
+    return pins, warnings
+
+
+def as_json_entries(pins: dict[str, DataSource]) -> dict[str, dict[str, Any]]:
+    """The ``sources.json`` form: key -> the source's fields without the key."""
+    return {key: source.model_dump(exclude={"key"}) for key, source in sorted(pins.items())}

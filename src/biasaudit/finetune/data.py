@@ -1,0 +1,103 @@
+"""Training examples for `biasaudit.finetune`: chat conversations, read from files.
+
+An example is a list of chat messages (``{"role", "content"}``); the model learns the
+assistant turns only (every other token is masked out of the loss). Accepted files:
+
+- chat JSONL: one ``{"messages": [...]}`` per line (what ``biasaudit stop export-finetune``
+  writes; the OpenAI / TRL conversational format);
+- Alpaca JSON or JSONL: ``{"instruction", "input", "output"}`` records (BEADs' released
+  generation data), turned into a user turn (instruction, blank line, input) and an
+  assistant turn (output).
+
+A bad line is a one-line `DataError` naming the file, line and field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from biasaudit.errors import DataError
+
+Messages = list[dict[str, str]]
+ROLES = ("system", "user", "assistant")
+
+
+def alpaca_messages(record: dict[str, Any], where: str) -> Messages:
+    """An Alpaca record as a user turn and an assistant turn."""
+    for key in ("instruction", "output"):
+        if not isinstance(record.get(key), str) or not record[key].strip():
+            raise DataError(f"{where}: field '{key}' must be a non-empty string")
+    extra = record.get("input") or ""
+    if not isinstance(extra, str):
+        raise DataError(f"{where}: field 'input' must be a string")
+    user = record["instruction"].strip() + (f"\n\n{extra.strip()}" if extra.strip() else "")
+    return [{"role": "user", "content": user}, {"role": "assistant", "content": record["output"]}]
+
+
+def check_messages(messages: Any, where: str) -> Messages:
+    """A valid conversation: known roles, string contents, at least one assistant turn."""
+    if not isinstance(messages, list) or not messages:
+        raise DataError(f"{where}: field 'messages' must be a non-empty list")
+    out: Messages = []
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict) or message.get("role") not in ROLES:
+            raise DataError(f"{where}: field 'messages[{i}].role' must be one of {ROLES}")
+        if not isinstance(message.get("content"), str):
+            raise DataError(f"{where}: field 'messages[{i}].content' must be a string")
+        out.append({"role": message["role"], "content": message["content"]})
+    if not any(m["role"] == "assistant" for m in out):
+        raise DataError(f"{where}: field 'messages' has no assistant turn to learn")
+    return out
+
+
+def read_records(path: Path) -> list[tuple[str, Any]]:
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        if not isinstance(data, list):
+            raise DataError(f"{path}: a JSON file must hold a list of records")
+        return [(f"{path}: record {i + 1}", r) for i, r in enumerate(data)]
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append((f"{path}: line {number}", json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
+    return out
+
+
+def read_examples(path: str | Path) -> list[Messages]:
+    """Chat JSONL or Alpaca JSON/JSONL as conversations (see the module docstring)."""
+    file = Path(path)
+    if not file.is_file():
+        raise DataError(f"training data not found: {file}")
+    examples = []
+    for where, record in read_records(file):
+        if not isinstance(record, dict):
+            raise DataError(f"{where}: a record must be a JSON object")
+        if "messages" in record:
+            examples.append(check_messages(record["messages"], where))
+        elif "instruction" in record:
+            examples.append(alpaca_messages(record, where))
+        else:
+            raise DataError(f"{where}: needs 'messages' (chat) or 'instruction' (Alpaca)")
+    if not examples:
+        raise DataError(f"{file}: no training examples")
+    return examples
+
+
+def data_sha256(examples: Sequence[Messages]) -> str:
+    """Content hash of the examples (canonical JSON, in order)."""
+    digest = hashlib.sha256()
+    for messages in examples:
+        digest.update(json.dumps(messages, sort_keys=True, ensure_ascii=False).encode() + b"\n")
+    return digest.hexdigest()

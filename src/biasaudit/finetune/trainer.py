@@ -1,0 +1,377 @@
+"""LoRA fine-tuning of a local causal LM with PEFT on transformers (seeded, resumable).
+
+`finetune(base, examples, output_dir, settings)` trains LoRA adapters on the assistant turns
+of chat examples and writes, in `output_dir`:
+
+- ``checkpoints/step-NNNNNN/`` every `save_every` steps: adapter weights, optimizer,
+  scheduler and RNG state; a rerun with the same base, data and settings resumes from the
+  latest one (bit-identical to an uninterrupted run on CPU with one thread);
+- ``adapter/`` (the PEFT adapter) and ``model/`` (the adapter merged into the base weights,
+  with the tokenizer: usable everywhere as ``hf:OUTPUT/model``);
+- ``loss.csv`` and ``loss.svg`` (the training loss per step);
+- ``provenance.json``: base model hash, data hash, settings, steps, versions, status.
+
+Reproducibility: the LoRA initialisation, dropout and the example order come from
+`settings.seed` (the order from `random.Random`, the rest from torch's generator, whose state
+is checkpointed). QLoRA (`quantize="4bit"`) needs a CUDA device and bitsandbytes.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import random
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from biasaudit.errors import BackendError, RunError
+from biasaudit.finetune.base import BaseModelRef, trainable_base
+from biasaudit.finetune.data import Messages, data_sha256
+from biasaudit.finetune.encode import IGNORE, ChatEncoder, Encoded
+from biasaudit.finetune.export import save_plain
+from biasaudit.finetune.settings import (
+    LoraSettings,
+    Provenance,
+    read_provenance,
+    write_provenance,
+)
+
+
+@dataclass(frozen=True)
+class FinetuneResult:
+    provenance: Provenance
+    output_dir: Path
+    losses: list[float]
+
+    @property
+    def complete(self) -> bool:
+        return self.provenance.status == "complete"
+
+    @property
+    def model_spec(self) -> str | None:
+        return self.provenance.model_spec
+
+
+def batch_order(n_examples: int, settings: LoraSettings) -> list[list[int]]:
+    """Example indices of every optimizer step: a seeded shuffle per epoch, in batches."""
+    per_epoch = math.ceil(n_examples / settings.batch_size)
+    total = settings.max_steps or per_epoch * settings.epochs
+    steps: list[list[int]] = []
+    epoch = 0
+    while len(steps) < total:
+        order = list(range(n_examples))
+        random.Random(f"{settings.seed}:{epoch}").shuffle(order)
+        for start in range(0, n_examples, settings.batch_size):
+            steps.append(order[start : start + settings.batch_size])
+        epoch += 1
+    return steps[:total]
+
+
+def _versions() -> dict[str, str]:
+    import peft
+    import torch
+    import transformers
+
+    from biasaudit import __version__
+
+    return {
+        "biasaudit": __version__,
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "peft": peft.__version__,
+    }
+
+
+def _load(ref: BaseModelRef, settings: LoraSettings) -> tuple[Any, Any]:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from biasaudit.models.hf import load_error, quiet_transformers
+
+    kwargs: dict[str, Any] = {"local_files_only": True}
+    if ref.gguf_file:
+        kwargs["gguf_file"] = ref.gguf_file
+    weights: dict[str, Any] = {"dtype": torch.float32}
+    if settings.quantize == "4bit":
+        weights = {"quantization_config": _qlora_config(), "device_map": {"": settings.device}}
+    try:
+        with quiet_transformers():
+            tokenizer = AutoTokenizer.from_pretrained(ref.folder, **kwargs)
+            model = AutoModelForCausalLM.from_pretrained(ref.folder, **weights, **kwargs)
+    except Exception as exc:  # a loader failure is a one-line error
+        raise load_error("hf", ref.label, exc) from None
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    if settings.quantize == "none":
+        model = model.to(settings.device)  # type: ignore[arg-type]
+    return model, tokenizer
+
+
+def _qlora_config() -> Any:
+    import importlib.util
+
+    import torch
+
+    if not torch.cuda.is_available() or importlib.util.find_spec("bitsandbytes") is None:
+        raise BackendError(
+            "QLoRA (quantize=4bit) needs a CUDA GPU and bitsandbytes; use quantize=none "
+            "(plain LoRA) on CPU"
+        )
+    from transformers import BitsAndBytesConfig
+
+    return BitsAndBytesConfig(  # BEADs App. C.1: NF4, double quantisation, fp16 compute
+        load_in_4bit=True,
+        bnb_4bit_quant_type="nf4",
+        bnb_4bit_use_double_quant=True,
+        bnb_4bit_compute_dtype=torch.float16,
+    )
+
+
+def _collate(batch: Sequence[Encoded], pad_id: int, device: str) -> dict[str, Any]:
+    import torch
+
+    width = max(len(e.input_ids) for e in batch)
+    ids = [e.input_ids + [pad_id] * (width - len(e.input_ids)) for e in batch]
+    labels = [e.labels + [IGNORE] * (width - len(e.labels)) for e in batch]
+    mask = [[1] * len(e.input_ids) + [0] * (width - len(e.input_ids)) for e in batch]
+    return {
+        "input_ids": torch.tensor(ids, device=device),
+        "attention_mask": torch.tensor(mask, device=device),
+        "labels": torch.tensor(labels, device=device),
+    }
+
+
+def _checkpoints(out: Path) -> list[Path]:
+    folder = out / "checkpoints"
+    return sorted(folder.glob("step-*")) if folder.is_dir() else []
+
+
+def _save_checkpoint(
+    out: Path, step: int, model: Any, optimizer: Any, scheduler: Any, losses: list[float]
+) -> None:
+    import torch
+    from peft import get_peft_model_state_dict
+    from safetensors.torch import save_file
+
+    folder = out / "checkpoints" / f"step-{step:06d}"
+    tmp = folder.with_name(folder.name + ".tmp")
+    tmp.mkdir(parents=True, exist_ok=True)
+    state = {k: v.detach().cpu().contiguous() for k, v in get_peft_model_state_dict(model).items()}
+    save_file(state, str(tmp / "adapter.safetensors"))
+    torch.save(
+        {
+            "step": step,
+            "optimizer": optimizer.state_dict(),
+            "scheduler": scheduler.state_dict(),
+            "rng": torch.get_rng_state(),
+            "losses": losses,
+        },
+        tmp / "state.pt",
+    )
+    tmp.replace(folder)
+
+
+def _restore(folder: Path, model: Any, optimizer: Any, scheduler: Any) -> tuple[int, list[float]]:
+    import torch
+    from peft import set_peft_model_state_dict
+    from safetensors.torch import load_file
+
+    set_peft_model_state_dict(model, load_file(str(folder / "adapter.safetensors")))
+    state = torch.load(folder / "state.pt", weights_only=True)
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    torch.set_rng_state(state["rng"])
+    return int(state["step"]), [float(x) for x in state["losses"]]
+
+
+def _write_curve(out: Path, losses: Sequence[float]) -> None:
+    from biasaudit.report.svg import LineSeries, line_chart
+
+    with (out / "loss.csv").open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["step", "loss"])
+        writer.writerows([i, f"{loss:.6f}"] for i, loss in enumerate(losses, start=1))
+    every = max(1, len(losses) // 10)
+    labels = [str(i) if (i - 1) % every == 0 else "" for i in range(1, len(losses) + 1)]
+    svg = line_chart(
+        "training loss",
+        labels,
+        [LineSeries("loss", list(losses))],
+        x_label="step",
+        y_label="loss (mean over learned tokens)",
+    )
+    (out / "loss.svg").write_text(svg, encoding="utf-8")
+
+
+def finetune(
+    base: str,
+    examples: Sequence[Messages],
+    output_dir: str | Path,
+    settings: LoraSettings | None = None,
+    *,
+    progress: bool = True,
+    stop_after: int | None = None,
+) -> FinetuneResult:
+    """Train (or resume, or reuse) a LoRA fine-tune; see the module docstring.
+
+    `stop_after` ends this call after that many optimizer steps in total (a time box): the
+    checkpoint is written, the provenance says ``partial``, and a rerun continues.
+    """
+    settings = settings or LoraSettings.model_validate({})
+    ref = trainable_base(base)
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    wanted: dict[str, Any] = dict(
+        base_model=base,
+        base_label=ref.label,
+        base_sha256=ref.sha256(),
+        data_sha256=data_sha256(examples),
+        settings_sha256=settings.digest(),
+    )
+    previous = read_provenance(out / "provenance.json")
+    if previous is not None:
+        if (previous.base_sha256, previous.data_sha256, previous.settings_sha256) != (
+            wanted["base_sha256"],
+            wanted["data_sha256"],
+            wanted["settings_sha256"],
+        ):
+            raise RunError(
+                f"{out} holds a fine-tune of another base model, data or settings; "
+                "pass another output folder"
+            )
+        if previous.status == "complete":
+            losses = [float(r["loss"]) for r in csv.DictReader((out / "loss.csv").open())]
+            return FinetuneResult(previous, out, losses)
+    return _train(ref, examples, out, settings, wanted, progress, stop_after)
+
+
+def _train(
+    ref: BaseModelRef,
+    examples: Sequence[Messages],
+    out: Path,
+    settings: LoraSettings,
+    wanted: dict[str, Any],
+    progress: bool,
+    stop_after: int | None,
+) -> FinetuneResult:
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from tqdm import tqdm
+
+    if settings.threads:
+        torch.set_num_threads(settings.threads)
+    started = time.perf_counter()
+    model, tokenizer = _load(ref, settings)
+    encoded = ChatEncoder(tokenizer, settings.max_length).encode_all(examples)
+    torch.manual_seed(settings.seed)
+    if settings.quantize == "4bit":
+        from peft import prepare_model_for_kbit_training
+
+        model = prepare_model_for_kbit_training(model)
+    config = LoraConfig(
+        r=settings.r,
+        lora_alpha=settings.alpha,
+        lora_dropout=settings.dropout,
+        target_modules=settings.target_modules,
+        task_type="CAUSAL_LM",
+    )
+    with warnings.catch_warnings():  # transformers' deprecation notice inside peft
+        warnings.simplefilter("ignore", FutureWarning)
+        model = get_peft_model(model, config)
+    optimizer = torch.optim.AdamW(
+        [p for p in model.parameters() if p.requires_grad],
+        lr=settings.learning_rate,
+        weight_decay=settings.weight_decay,
+    )
+    order = batch_order(len(encoded), settings)
+    warmup = int(settings.warmup_ratio * len(order))
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda step: min(1.0, (step + 1) / warmup) if warmup else 1.0
+    )
+    step, losses = 0, list[float]()
+    record = Provenance(
+        status="partial",
+        n_examples=len(encoded),
+        n_learned_tokens=sum(e.n_learned for e in encoded),
+        settings=settings,
+        steps_done=0,
+        steps_total=len(order),
+        final_loss=None,
+        seconds=0.0,
+        versions=_versions(),
+        **wanted,
+    )
+    earlier = read_provenance(out / "provenance.json")
+    if earlier is None:  # claims the folder before any checkpoint
+        write_provenance(out / "provenance.json", record)
+    spent = earlier.seconds if earlier is not None else 0.0  # by earlier, interrupted calls
+    checkpoints = _checkpoints(out)
+    if checkpoints:
+        step, losses = _restore(checkpoints[-1], model, optimizer, scheduler)
+    end = len(order) if stop_after is None else min(len(order), stop_after)
+    pad_id = tokenizer.pad_token_id
+    model.train()
+    bar = tqdm(total=len(order), initial=step, desc="finetune", unit="step", disable=not progress)
+    while step < end:
+        batch = _collate([encoded[i] for i in order[step]], pad_id, settings.device)
+        loss = model(**batch).loss
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(
+            [p for p in model.parameters() if p.requires_grad], settings.max_grad_norm
+        )
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad()
+        losses.append(float(loss.detach()))
+        step += 1
+        bar.update(1)
+        bar.set_postfix(loss=f"{losses[-1]:.3f}")
+        if step % settings.save_every == 0 or step == end:
+            _save_checkpoint(out, step, model, optimizer, scheduler, losses)
+    bar.close()
+    _write_curve(out, losses)
+    complete = step == len(order)
+    record = record.model_copy(
+        update={
+            "status": "complete" if complete else "partial",
+            "steps_done": step,
+            "final_loss": losses[-1] if losses else None,
+            "seconds": round(spent + time.perf_counter() - started, 1),
+        }
+    )
+    if complete:
+        record = _save_model(model, tokenizer, out, record)
+    write_provenance(out / "provenance.json", record)
+    return FinetuneResult(record, out, losses)
+
+
+def _save_model(model: Any, tokenizer: Any, out: Path, record: Provenance) -> Provenance:
+    """The adapter, and the adapter merged into the base weights with the tokenizer."""
+    from biasaudit.models.hf import quiet_transformers
+
+    with quiet_transformers():
+        model.save_pretrained(out / "adapter")
+        if record.settings.quantize == "4bit":  # merge into the unquantised base (fp16)
+            model = _reload_unquantised(record, out / "adapter")
+        save_plain(model.merge_and_unload(), tokenizer, out / "model")
+    return record.model_copy(
+        update={"adapter_dir": str(out / "adapter"), "model_spec": f"hf:{out / 'model'}"}
+    )
+
+
+def _reload_unquantised(record: Provenance, adapter: Path) -> Any:
+    """QLoRA's adapter on the base weights in float16 (merging into 4-bit weights is lossy)."""
+    import torch
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    ref = trainable_base(record.base_model)
+    kwargs: dict[str, Any] = {"local_files_only": True, "dtype": torch.float16}
+    if ref.gguf_file:
+        kwargs["gguf_file"] = ref.gguf_file
+    base = AutoModelForCausalLM.from_pretrained(ref.folder, **kwargs)
+    return PeftModel.from_pretrained(base, str(adapter))

@@ -1,0 +1,108 @@
+"""The core answer reader against hand-labelled replies, per class, and the metamorphic suite.
+
+Oracle: tests/corpora/answers/*.jsonl, each reply labelled by a person reading it (the
+labels of adversarial.jsonl were committed before the reader existed: git log). The
+scoring (wrong answer / missed answer / other) is scripts/answer_agreement.py.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "answer_agreement.py"
+
+
+def _module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("answer_agreement", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["answer_agreement"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+AGREEMENT = _module()
+CORPORA = AGREEMENT.corpora()
+
+
+def _shown(tally) -> list[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
+    return [(row["reply"], row["label"], got) for row, got in tally.misread]
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_agreement_and_no_wrong_answers(name: str) -> None:
+    tallies = AGREEMENT.score(AGREEMENT.load(name))
+    overall = tallies["all"]
+    assert overall.rate >= 0.97, _shown(overall)
+    assert overall.wrong == 0, _shown(overall)
+
+
+def test_every_adversarial_class_has_no_wrong_answer() -> None:
+    rows = AGREEMENT.load("adversarial")
+    tallies = AGREEMENT.score(rows)
+    classes = {row["class"] for row in rows}
+    assert {
+        "echo_of_options",
+        "self_correction",
+        "leading_token",
+        "negative_question",
+        "other_language",
+        "generic_mc",
+        "unknown_wording",
+        "hedge",
+        "question",
+        "two_answers",
+        "refusal",
+        "labels",
+    } <= classes
+    for name in classes:
+        assert tallies[name].wrong == 0, (name, _shown(tallies[name]))
+    # the one missed answer: "A man like the grandfather would forget." (an option named
+    # inside a longer sentence is read only from short replies or opinions; the held-out
+    # "A young hiker like the 25-year-old would be fast." must not read as that person)
+    assert tallies["all"].missed <= 1, _shown(tallies["all"])
+
+
+def test_abstentions_give_the_labelled_reason() -> None:
+    for row in AGREEMENT.load("adversarial"):
+        if "reason" in row:
+            reading = AGREEMENT.read(row)
+            assert reading.reason is not None, row
+            assert reading.reason.value == row["reason"], (row["reply"], reading)
+
+
+@pytest.mark.parametrize("name", CORPORA)
+def test_metamorphic_rules_hold(name: str) -> None:
+    tallies = AGREEMENT.metamorphic(AGREEMENT.load(name))
+    assert set(tallies) == {
+        "answer_prefix",
+        "trailing_explanation",
+        "self_correction",
+        "option_order",
+        "letter_vs_text",
+    }
+    for rule, tally in tallies.items():
+        assert tally.wrong == 0, (rule, _shown(tally))
+        assert tally.rate >= 0.97, (rule, _shown(tally))
+
+
+def test_corpus_lines_are_complete() -> None:
+    for name in CORPORA:
+        for row in AGREEMENT.load(name):
+            assert {"reply", "kind", "label", "class", "source"} <= set(row), row
+            assert row["kind"] in {"yesno", "choice", "labels"}, row
+
+
+@pytest.mark.parametrize("name", AGREEMENT.BENCHMARK_CORPORA)
+def test_metamorphic_rules_on_the_benchmark_corpora(name: str) -> None:
+    # every labelled reply of bbq_mcq / stop_yesno / bbnli_nli, read with the benchmark's own
+    # declaration: no transformation turns a reply read right into one read wrong (the
+    # documented disagreements of docs/benchmarks/*.md stay what they are)
+    rows = AGREEMENT.benchmark_rows(name)
+    for rule, misread in AGREEMENT.new_misreads(rows).items():
+        assert not misread, (rule, [(r["reply"], r["label"], got) for r, got in misread])

@@ -1,0 +1,172 @@
+"""Signed contrasts (metrics/contrasts.py) against numpy and scipy.stats oracles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pydantic import ValidationError
+from scipy import stats
+
+from biasaudit.metrics import REST, Contrast, MetricSpec, frame
+from biasaudit.results.schema import MetricValue, RunResult, SampleRecord
+
+
+def _record(i: int, groups: dict[str, str], score: float) -> SampleRecord:
+    return SampleRecord(
+        benchmark="synthetic",
+        sample_id=str(i),
+        sample_hash=str(i),
+        groups=groups,
+        scores={"s": score},
+    )
+
+
+def _independent(seed: int) -> tuple[list[SampleRecord], dict[str, np.ndarray]]:
+    """Continuous scores for three religions (independent samples), means 0.6 / 0.5 / 0.45."""
+    rng = np.random.default_rng(seed)
+    by_group = {
+        "Muslim": rng.normal(0.6, 0.3, 40),
+        "Christian": rng.normal(0.5, 0.3, 55),
+        "Jewish": rng.normal(0.45, 0.3, 25),
+    }
+    records = [
+        _record(i, {"religion": g}, float(v))
+        for i, (g, v) in enumerate((g, v) for g, vs in by_group.items() for v in vs)
+    ]
+    return records, by_group
+
+
+def _spec(**extra: object) -> MetricSpec:
+    fields: dict[str, object] = {
+        "name": "m",
+        "score": "s",
+        "group_by": ["religion"],
+        "noise_floor": True,
+        "n_resamples": 4000,
+        "n_permutations": 4000,
+    }
+    return MetricSpec.model_validate(fields | extra)
+
+
+def test_a_minus_b_against_scipy() -> None:
+    records, by_group = _independent(0)
+    spec = _spec(contrasts=[Contrast(by="religion", a="Muslim", b="Jewish")])
+    (contrast,) = frame(records, spec, seed=1).contrasts
+    a, b = by_group["Muslim"], by_group["Jewish"]
+    assert contrast.name == "religion: Muslim - Jewish"
+    assert contrast.value == pytest.approx(a.mean() - b.mean())
+    assert (contrast.value_a, contrast.n_a, contrast.n_b) == (pytest.approx(a.mean()), 40, 25)
+    boot = stats.bootstrap(
+        (a, b),
+        lambda x, y, axis: x.mean(axis=axis) - y.mean(axis=axis),
+        method="percentile",
+        n_resamples=20000,
+        random_state=2,
+    ).confidence_interval
+    assert contrast.ci_low == pytest.approx(boot.low, abs=0.03)
+    assert contrast.ci_high == pytest.approx(boot.high, abs=0.03)
+    perm = stats.permutation_test(
+        (a, b),
+        lambda x, y, axis: abs(x.mean(axis=axis) - y.mean(axis=axis)),
+        n_resamples=20000,
+        alternative="greater",
+        random_state=3,
+    )
+    floor = contrast.noise_floor
+    assert floor is not None and floor.p_value is not None
+    assert floor.observed == pytest.approx(abs(a.mean() - b.mean()))
+    assert 0.01 < perm.pvalue < 0.5  # a case where the two could disagree
+    assert floor.p_value == pytest.approx(perm.pvalue, abs=0.015)
+
+
+def test_group_minus_rest() -> None:
+    records, by_group = _independent(4)
+    spec = _spec(contrasts=[Contrast(by="religion", a="Muslim", b=REST)])
+    (contrast,) = frame(records, spec, seed=1).contrasts
+    rest = np.concatenate([by_group["Christian"], by_group["Jewish"]])
+    assert contrast.name == "religion: Muslim - rest"
+    assert contrast.value == pytest.approx(by_group["Muslim"].mean() - rest.mean())
+    assert contrast.n_b == 80 and contrast.value_b == pytest.approx(rest.mean())
+    perm = stats.permutation_test(
+        (by_group["Muslim"], rest),
+        lambda x, y, axis: abs(x.mean(axis=axis) - y.mean(axis=axis)),
+        n_resamples=20000,
+        alternative="greater",
+        random_state=5,
+    )
+    assert contrast.noise_floor is not None and contrast.noise_floor.p_value is not None
+    assert 0.01 < perm.pvalue < 0.5
+    assert contrast.noise_floor.p_value == pytest.approx(perm.pvalue, abs=0.015)
+
+
+def test_clustered_pairs_resample_whole_pairs() -> None:
+    """Pairs (one pro, one anti) sharing a strong pair effect: the CI resamples whole pairs,
+    so it is much narrower than the two-sample one; oracle: a naive pair bootstrap loop."""
+    rng = np.random.default_rng(6)
+    effect = rng.normal(0, 1.0, 30)
+    pro = effect + 0.3 + rng.normal(0, 0.1, 30)
+    anti = effect + rng.normal(0, 0.1, 30)
+    records = [_record(2 * i, {"stance": "pro", "pair": str(i)}, pro[i]) for i in range(30)]
+    records += [_record(2 * i + 1, {"stance": "anti", "pair": str(i)}, anti[i]) for i in range(30)]
+    spec = MetricSpec(
+        name="m",
+        score="s",
+        cluster_by="pair",
+        n_resamples=4000,
+        contrasts=[Contrast(by="stance", a="pro", b="anti")],
+    )
+    (contrast,) = frame(records, spec, seed=0).contrasts
+    assert contrast.noise_floor is None  # the metric declares no floor
+    draws = np.random.default_rng(7).integers(0, 30, size=(20000, 30))
+    naive = (pro[draws] - anti[draws]).mean(axis=1)
+    low, high = np.quantile(naive, [0.025, 0.975])
+    assert contrast.ci_low is not None and contrast.ci_high is not None
+    assert contrast.ci_low == pytest.approx(low, abs=0.01)
+    assert contrast.ci_high == pytest.approx(high, abs=0.01)
+    assert contrast.ci_high - contrast.ci_low < 0.2  # two-sample width would be about 1.0
+
+
+def test_nested_contrast_permutes_whole_blocks() -> None:
+    """`a` and `b` each constant within a permute_within block: whole blocks are shuffled."""
+    rng = np.random.default_rng(8)
+    records = [
+        _record(
+            10 * block + i,
+            {"stance": "pro" if block % 2 else "anti", "template": f"t{block}"},
+            float(rng.random() < (0.9 if block % 2 else 0.2)),
+        )
+        for block in range(12)
+        for i in range(10)
+    ]
+    spec = _spec(
+        group_by=[], permute_within="template", contrasts=[Contrast(by="stance", a="pro", b="anti")]
+    )
+    (contrast,) = frame(records, spec, seed=0).contrasts
+    floor = contrast.noise_floor
+    assert floor is not None and floor.permuted_unit == "template" and floor.p_value is not None
+    # 6 of 12 blocks per side: the smallest attainable two-sided p is 2 / C(12, 6) = 0.0022.
+    assert floor.p_value < 0.02
+
+
+def test_missing_group_is_undefined_not_zero() -> None:
+    records, _ = _independent(9)
+    spec = _spec(contrasts=[Contrast(by="religion", a="Hindu", b=REST)])
+    (contrast,) = frame(records, spec, seed=0).contrasts
+    assert contrast.value is None and contrast.ci_low is None
+    assert contrast.undefined_reason == "no scored sample in 'Hindu'"
+
+
+def test_declaration_rejects_a_equal_b() -> None:
+    with pytest.raises(ValidationError, match="must be a group other than b"):
+        Contrast(by="stance", a="pro", b="pro")
+
+
+def test_contrasts_round_trip_and_old_results_read() -> None:
+    records, _ = _independent(10)
+    spec = _spec(contrasts=[Contrast(by="religion", a="Muslim", b="Christian")])
+    value = frame(records, spec, seed=0)
+    again = MetricValue.model_validate_json(value.model_dump_json())
+    assert again.contrasts == value.contrasts
+    old = value.model_dump(exclude={"contrasts"})
+    assert MetricValue.model_validate(old).contrasts == []
+    assert "ContrastValue" in RunResult.model_json_schema()["$defs"]

@@ -1,0 +1,103 @@
+"""Interval rule of metrics/intervals.py; oracle: statsmodels' proportion_confint."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+from statsmodels.stats.proportion import proportion_confint
+
+from biasaudit.metrics import MetricSpec, frame, metric_from_statistic
+from biasaudit.metrics.intervals import EXCLUDES, NO_SPREAD, checked, proportion_scale, wilson
+from biasaudit.results.schema import SampleRecord
+
+
+def _records(scores: list[float], **groups: list[str]) -> list[SampleRecord]:
+    return [
+        SampleRecord(
+            benchmark="synthetic",
+            sample_id=str(i),
+            sample_hash=str(i),
+            groups={key: labels[i] for key, labels in groups.items()},
+            scores={"s": score},
+        )
+        for i, score in enumerate(scores)
+    ]
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (1, 1), (3, 3), (4, 4), (1, 3), (7, 20), (250, 900)])
+@pytest.mark.parametrize("level", [0.9, 0.95])
+def test_wilson_matches_statsmodels(k: int, n: int, level: float) -> None:
+    low, high = proportion_confint(k, n, alpha=1 - level, method="wilson")
+    assert wilson(k, n, level) == pytest.approx((low, high), abs=1e-12)
+
+
+def test_binary_mean_gets_wilson_on_its_scale() -> None:
+    """4/4 percentages: the bootstrap said [100, 100]; Wilson says [51.0, 100]."""
+    value = frame(_records([100.0] * 4), MetricSpec(name="m", score="s"), seed=0)
+    low, high = proportion_confint(4, 4, method="wilson")
+    assert (value.ci_low, value.ci_high) == pytest.approx((100 * low, 100 * high))
+    assert value.ci is not None and value.ci.method == "wilson" and value.ci.n_resamples is None
+    assert "Wilson" in value.ci.describe()
+
+
+def test_groups_small_n_get_wilson_too() -> None:
+    scores = [1.0, 1.0, 1.0, 0.0, 1.0, 0.0]
+    records = _records(scores, g=["a", "a", "a", "b", "b", "b"])
+    value = frame(records, MetricSpec(name="m", score="s", group_by=["g"]), seed=0)
+    groups = {g.group: g for g in value.breakdowns[0].groups}
+    assert (groups["a"].ci_low, groups["a"].ci_high) == pytest.approx(
+        proportion_confint(3, 3, method="wilson")
+    )
+    assert (groups["b"].ci_low, groups["b"].ci_high) == pytest.approx(
+        proportion_confint(1, 3, method="wilson")
+    )
+    assert groups["a"].ci_method is None  # the metric's own method
+
+
+def test_clustered_proportion_without_spread_falls_back_to_wilson_on_clusters() -> None:
+    """Three clusters, each one 1 and one 0: every cluster resample has mean 0.5 (zero
+    width); the fallback is Wilson with n = 3 clusters."""
+    records = _records([1.0, 0.0] * 3, c=["x", "x", "y", "y", "z", "z"])
+    value = frame(records, MetricSpec(name="m", score="s", cluster_by="c"), seed=0)
+    assert value.ci is not None and value.ci.method == "wilson-clusters"
+    assert (value.ci_low, value.ci_high) == pytest.approx(
+        proportion_confint(1.5, 3, method="wilson")
+    )
+
+
+def test_continuous_without_spread_has_no_interval() -> None:
+    records = _records([0.2, 0.8] * 3, c=["x", "x", "y", "y", "z", "z"])
+    value = frame(records, MetricSpec(name="m", score="s", cluster_by="c"), seed=0)
+    assert value.value == pytest.approx(0.5)
+    assert (value.ci_low, value.ci_high) == (None, None)
+    assert value.ci is not None and value.ci.unavailable_reason == NO_SPREAD
+
+
+def test_statistic_whose_bootstrap_excludes_it_has_no_interval() -> None:
+    """The share of distinct records is 1 on the data and about 0.63 on every resample (a
+    statistic biased under resampling): the percentile interval lies below the estimate."""
+    records = _records([1.0] * 40)
+
+    def statistic(indices: Sequence[int]) -> float:
+        return len(set(indices)) / len(indices)
+
+    value = metric_from_statistic("m", records, statistic, seed=0, statistic_name="distinct")
+    assert value.value == 1.0
+    assert (value.ci_low, value.ci_high) == (None, None)
+    assert value.ci is not None and value.ci.unavailable_reason == EXCLUDES
+    assert value.ci.describe() == f"no interval: {EXCLUDES}"
+
+
+def test_checked_keeps_a_good_interval() -> None:
+    assert checked(0.5, 0.4, 0.6).low == 0.4
+    assert checked(0.5, 0.5, 0.5).reason == NO_SPREAD
+    assert checked(0.7, 0.4, 0.6).reason == EXCLUDES
+
+
+def test_proportion_scale() -> None:
+    assert proportion_scale([0.0, 1.0, 1.0]) == 1.0
+    assert proportion_scale([100.0, 0.0]) == 100.0
+    assert proportion_scale([0.0, 0.0]) == 1.0
+    assert proportion_scale([0.0, 0.5, 1.0]) is None
+    assert proportion_scale([50.0, 100.0]) is None
