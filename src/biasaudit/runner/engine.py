@@ -49,8 +49,9 @@ def execute(
     """Run `benchmarks` on one model; capabilities of all are checked before any request.
 
     With `tolerate` (an audit), a benchmark the model cannot serve is left out and recorded
-    in the run's `skipped` with the reason, and one that stops with a `BiasauditError` is
-    recorded in `failed`; the others still run. Without it, either stops the run.
+    in the run's `skipped` with the reason, and one that stops with an error (a user's
+    mistake or a benchmark's bug) is recorded in `failed`; the others still run. Without it,
+    either stops the run.
 
     With `on_record`, every full record is handed to it as its sample finishes (samples.jsonl
     is written from it) and the records returned and given to `on_progress` are compact
@@ -92,10 +93,12 @@ def execute(
                 continue
             try:
                 result, bench_records = run_benchmark(bench, backend, cache, config, on_record)
-            except BiasauditError as exc:
+            except Exception as exc:  # an audit records any benchmark's failure and goes on
                 if not tolerate:
                     raise
-                run.failed[bench.name] = str(exc)
+                message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                kind = "" if isinstance(exc, BiasauditError) else f"{type(exc).__name__}: "
+                run.failed[bench.name] = f"{kind}{message}"
             else:
                 run.benchmarks.append(result)
                 parts.append(bench_records)

@@ -205,3 +205,23 @@ def test_compare_warns_when_sample_plans_differ(
         "stop: fake:b drew other samples than the baseline (quick 54, seed 5 vs quick 54, seed 0)"
         in err
     )
+
+
+def test_a_benchmark_that_crashes_fails_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from biasaudit.benchmarks.stop.benchmark import STOP
+
+    def broken(self: Any, sample: Any, exchanges: Any) -> Any:
+        raise ZeroDivisionError("division by zero in a scorer")
+
+    monkeypatch.setattr(STOP, "score_sample", broken)
+    out = tmp_path / "audit"
+    [item] = _audit(out, ["fake:a"])
+    by_name = {b.name: b for b in read_audit(out).benchmarks}
+    assert by_name["stop"].status == "failed"
+    assert by_name["stop"].reason == "ZeroDivisionError: division by zero in a scorer"
+    assert by_name["crows_pairs"].status == "complete"
+    assert item.info.status == "partial"
+    run = read_results(out)
+    assert run.status == "partial" and "stop: ZeroDivisionError" in (run.status_reason or "")
