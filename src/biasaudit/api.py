@@ -34,7 +34,8 @@ from biasaudit.results.schema import SCHEMA_VERSION, BenchmarkResult, RunResult,
 from biasaudit.results.status import judge
 from biasaudit.runner.engine import execute
 from biasaudit.runner.runner import RunConfig
-from biasaudit.sampling import Selection, sample_benchmark
+from biasaudit.sampling import Selection
+from biasaudit.selection import sample_benchmark
 
 
 def build_benchmarks(

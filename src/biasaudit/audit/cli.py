@@ -8,10 +8,12 @@ from typing import Any
 
 from biasaudit.suites import SUITES
 
+#: Exit status of an audit that finished but is not complete (as `biasaudit run`'s).
+EXIT_INCOMPLETE = 3
+
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from biasaudit.audit.run import audit
-    from biasaudit.cli import EXIT_INCOMPLETE
     from biasaudit.options import parse_cli_pairs
     from biasaudit.plugin import names
     from biasaudit.runner.runner import parse_shard
@@ -51,9 +53,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 
 def _options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[str, Any]]:
-    from biasaudit.cli import _parse_options
+    from biasaudit.options import parse_benchmark_options
 
-    return _parse_options(pairs, benchmarks)
+    return parse_benchmark_options(pairs, benchmarks)
 
 
 def print_summary(info: Any) -> None:

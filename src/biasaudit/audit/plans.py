@@ -7,12 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biasaudit.api import build_benchmarks, sample_benchmark
+from biasaudit.api import build_benchmarks
 from biasaudit.benchmarks.base import Benchmark
 from biasaudit.data import DataStore
 from biasaudit.errors import BiasauditError
 from biasaudit.plugin import get_spec
 from biasaudit.sampling import Selection
+from biasaudit.selection import sample_benchmark
 
 
 @dataclass
