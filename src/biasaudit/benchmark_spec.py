@@ -56,6 +56,9 @@ class BenchmarkSpec(BaseModel):
     #: or a path relative to the project root (the folder holding pyproject.toml above the
     #: package, for benchmarks that live in a source checkout).
     docs: str | None = None
+    #: "module:attribute" of a `biasaudit.profile.BenchmarkProfile`: validity gates and how
+    #: the benchmark's groups map onto the bias profile's axes (None: default gates only).
+    profile: str | None = None
     #: Stratification keys and the demo/quick/standard subsets an audit runs (suites.py);
     #: None: only the `full` suite runs it.
     suites: SuiteDecl | None = None

@@ -65,11 +65,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         max_failed_samples=args.max_failed_samples,
     )
+    from biasaudit.profile.display import METRIC_COLUMNS, metric_row, status_lines
+
     for run in runs if isinstance(runs, list) else [runs]:
         for bench in run.benchmarks:
-            rows = [
-                [m.name, m.value, m.ci_low, m.ci_high, m.n, m.n_excluded] for m in bench.metrics
-            ]
+            rows = [metric_row(bench, m) for m in bench.metrics]
             head = f"{bench.benchmark} on {run.model.spec}"
             print(f"\n{head} ({bench.n_samples} samples, {bench.wall_time_s:.1f}s)")
             plan = bench.sample_plan
@@ -79,14 +79,28 @@ def cmd_run(args: argparse.Namespace) -> int:
                     f"every one of the {plan.n_strata} strata ({', '.join(plan.strata)}) "
                     f"and every level of {', '.join(plan.cover) or 'them'} is represented)"
                 )
-            print(format_table(["metric", "value", "ci_low", "ci_high", "n", "excluded"], rows))
+            print(format_table(METRIC_COLUMNS, rows))
             for m in bench.metrics:
                 if m.value is None and m.undefined_reason:
                     print(f"  {m.name}: not measurable: {m.undefined_reason}")
+            print("\n".join(status_lines(bench)))
     if args.output:
         where = args.output if len(models) == 1 else f"{args.output}/<model>"
         print(f"\nwrote {where}/results.json and samples.jsonl")
-    return _report_incomplete(runs if isinstance(runs, list) else [runs], args)
+        print(f"next: biasaudit report {where} -o report.html; biasaudit card {where}")
+    all_runs = runs if isinstance(runs, list) else [runs]
+    code = _report_incomplete(all_runs, args)
+    return code or _report_not_measurable(all_runs, args)
+
+
+def _report_not_measurable(runs: list[Any], args: argparse.Namespace) -> int:
+    """One line on stderr per benchmark that is not measurable; exit 4 only with --strict."""
+    from biasaudit.profile.display import EXIT_NOT_MEASURABLE, not_measurable_benchmarks
+
+    found = not_measurable_benchmarks(runs)
+    for model, bench, reason in found:
+        print(f"biasaudit: {bench} on {model} is not measurable: {reason}", file=sys.stderr)
+    return EXIT_NOT_MEASURABLE if found and getattr(args, "strict", False) else 0
 
 
 class SubsetWarning(UserWarning):
@@ -334,6 +348,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print every -O option of the benchmarks (type, default, description) and exit",
     )
+    run.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit status 4 when a benchmark finished but is not measurable (a validity gate "
+        "failed, see docs/profile.md); without it such a run exits 0 and says so on stderr",
+    )
     run.set_defaults(func=cmd_run)
 
     lst = sub.add_parser("list", help="list benchmarks, analyses or backends")
@@ -383,6 +403,9 @@ def build_parser() -> argparse.ArgumentParser:
     from biasaudit.finetune.cli import register as register_finetune
 
     register_finetune(sub, data_parent)
+    from biasaudit.profile.cli import register as register_profile
+
+    register_profile(sub)
     from biasaudit.audit.cli import register as register_audit
 
     register_audit(sub, data_parent)

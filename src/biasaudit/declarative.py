@@ -17,10 +17,11 @@ columns to break results down by. A `MultipleChoiceTask` declares that shape; su
 
 A task whose data is a JSON-lines or CSV table needs no reader of its own: `table_reader`
 maps columns to the options, the gold and stereotyped option, the template fields and the
-groups. The same declaration can be a YAML file in the package (`biasaudit.declarative_yaml`). Constrained generation (an answer restricted to the option letters) is not offered here: the
-request option for it is not part of the core yet. The signed contrast is computed in this
-layer (`metric_from_statistic` over the difference of two group means); when `MetricSpec`
-gains declared contrasts it can move there.
+groups. The same declaration can be a YAML file in the package (`biasaudit.declarative_yaml`).
+Scoring is by log-likelihood only: constrained generation (`GenerateRequest.choices`, the
+`answer_mode=constrained` of the generative benchmarks) is not offered in this layer. The
+signed contrast is computed here (`metric_from_statistic` over the difference of two group
+means), not through `MetricSpec.contrasts`, which landed after this layer was written.
 """
 
 from __future__ import annotations

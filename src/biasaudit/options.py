@@ -5,8 +5,8 @@ from __future__ import annotations
 import difflib
 import inspect
 import json
-import re
 import math
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from biasaudit.contract import Benchmark, Sample
 from biasaudit.errors import RunError
+from biasaudit.profile.validity import check as check_validity
+from biasaudit.requests import Capability
 from biasaudit.results.schema import BenchmarkResult, RunResult, SampleRecord
 from biasaudit.runner.runner import score_record
 
@@ -43,5 +45,14 @@ def rescore_benchmark(
             "tables": aggregate.tables,
             "n_excluded": sum(1 for r in rescored if r.excluded),
         }
+    )
+    transcript = previous.validity is not None and any(
+        f.gate == "transcript" for f in previous.validity.flags
+    )
+    result.validity = check_validity(
+        result,
+        rescored,
+        chat_as_transcript=transcript,
+        generative=Capability.GENERATE in bench.required_capabilities(),
     )
     return result, rescored

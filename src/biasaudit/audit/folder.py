@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -173,20 +173,6 @@ def read_audit(folder: str | Path) -> AuditInfo:
 
 def is_audit(folder: str | Path) -> bool:
     return (Path(folder) / AUDIT_FILE).is_file()
-
-
-def expand_audit_dirs(paths: Sequence[str | Path]) -> list[str | Path]:
-    """`paths` with each several-model audit folder replaced by its model folders (in
-    order), so that `report` and `compare` of an audit cover every model."""
-    out: list[str | Path] = []
-    for path in paths:
-        if is_audit(path):
-            info = read_audit(path)
-            if info.folders:
-                out.extend(Path(path) / f.folder for f in info.folders)
-                continue
-        out.append(path)
-    return out
 
 
 def plan_mismatches(baseline: RunResult, other: RunResult, label: str) -> list[str]:

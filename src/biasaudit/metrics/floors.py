@@ -15,15 +15,15 @@ design is chosen from the labels themselves:
    whole clusters' labels are shuffled (within the blocks, when declared).
 3. Otherwise single samples' labels are shuffled within the blocks.
 
-When no shuffle can change the groups (every block holds one label after 1-2, or each group
-is a single unit of a single block, e.g. a breakdown by the block key itself), there is no
-floor and `Design.reason` says why; the breakdown then records that reason.
+When no shuffle can change the gap (each group is a single unit, e.g. a breakdown by the
+block key itself, or one sample per group), there is no floor and `Design.reason` says why;
+the breakdown then records that reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,7 @@ def permutation_design(
         design = Design(strata=_list(blocks), units=units, within=within, unit=cluster)
     else:
         design = Design(strata=_list(blocks), units=None, within=within, unit=None)
-    reason = _degenerate(labels, design)
-    if reason is None:
-        return design
-    return Design(design.strata, design.units, design.within, design.unit, reason)
+    return replace(design, reason=_degenerate(labels, design))
 
 
 def _list(values: Sequence[str] | None) -> list[str] | None:
@@ -80,19 +77,16 @@ def _list(values: Sequence[str] | None) -> list[str] | None:
 
 
 def _degenerate(labels: Sequence[str], design: Design) -> str | None:
-    """Why no shuffle under `design` can change which values form which group, if so."""
+    """Why no shuffle under `design` can change the gap, if so: each group is one unit.
+
+    Then every permutation maps units to groups one to one, so the group means are the same
+    set of unit means under new names and a symmetric gap cannot change. (Labels constant
+    within every block cannot reach here: such a breakdown moves whole blocks.)
+    """
     units = design.units if design.units is not None else [str(i) for i in range(len(labels))]
-    strata = design.strata if design.strata is not None else [""] * len(labels)
-    label_of: dict[str, str] = dict(zip(units, labels, strict=True))
-    stratum_of: dict[str, str] = dict(zip(units, strata, strict=True))
-    per_stratum: dict[str, set[str]] = {}
-    for unit, stratum in stratum_of.items():
-        per_stratum.setdefault(stratum, set()).add(label_of[unit])
-    if not any(len(found) > 1 for found in per_stratum.values()):
-        return f"the groups are constant within every {design.within or 'stratum'}"
-    units_per_label: dict[str, int] = {}
-    for label in label_of.values():
-        units_per_label[label] = units_per_label.get(label, 0) + 1
-    if len(per_stratum) == 1 and all(count == 1 for count in units_per_label.values()):
+    units_of: dict[str, set[str]] = {}
+    for unit, label in zip(units, labels, strict=True):
+        units_of.setdefault(label, set()).add(unit)
+    if all(len(members) == 1 for members in units_of.values()):
         return f"each group is a single {design.unit or 'sample'}: shuffling only renames groups"
     return None

@@ -6,7 +6,9 @@ The rule (one for every metric; `CIInfo.method` records what was used):
   independent samples (no `cluster_by`, no `stratify_by`) get the **Wilson score interval**
   at every n (Wilson 1927; Brown, Cai & DasGupta 2001 recommend it over the Wald-like
   percentile bootstrap, whose coverage collapses at small n and which is zero-width when all
-  n answers agree: 4/4 gave [100, 100]). `method="wilson"`.
+  n answers agree: 4/4 gave [100, 100]). `method="wilson"`. The test is on the values, so a
+  score in [0, 1] that happens to be all 0/1 also gets Wilson: among variables on [0, 1]
+  with a given mean the Bernoulli has the largest variance, so that is not anti-conservative.
 - Everything else gets the percentile bootstrap (`bootstrap.py`) with the metric's clusters
   and strata. `method="bootstrap"`.
 - A bootstrap interval of zero width says only that no resample differed. For a proportion

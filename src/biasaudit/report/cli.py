@@ -38,6 +38,7 @@ COMPARE_COLUMNS = [
     "ci_high",
     "method",
     "higher_is_better",
+    "not_measurable",
     "reading",
     "baseline_status",
     "other_status",
@@ -67,7 +68,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     )
     if args.screenshot:
         check_output_file(Path(args.screenshot), args.run_dirs)
-    path = write_report(args.run_dirs, args.output or default)
+    path = write_report(expand_audit_dirs(args.run_dirs), args.output or default)
     print(f"wrote {path}")
     if args.screenshot:
         from biasaudit.report.browser import render
@@ -129,7 +130,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         if len(args.run_dirs) < 2:
             raise RunError("compare needs at least two run directories")
         return _over_seeds(args)
-    runs = load_runs(args.run_dirs)  # a several-model audit folder counts as its models
+    runs = load_runs(expand_audit_dirs(args.run_dirs))  # an audit folder: its models
     if len(runs) < 2:
         raise RunError("compare needs at least two run directories")
     from biasaudit.audit.folder import plan_mismatches
@@ -137,6 +138,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     for run in runs[1:]:
         for line in plan_mismatches(runs[0].result, run.result, run.label):
             print(f"biasaudit: warning: {line}", file=sys.stderr)
+    if args.profile:
+        _compare_profile_cells(runs, args)
+        return _banner(runs)
     diffs = compare_runs(runs)
     if not diffs:
         raise RunError("the runs share no benchmark with the same metrics; nothing to compare")
@@ -160,7 +164,67 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(
             "runs saw the same samples, else 'conservative' (from the two CIs). See docs/report.md."
         )
+        print()
+        _compare_profile_cells(runs, args)
     return _banner(runs)
+
+
+def expand_audit_dirs(paths: list[str]) -> list[str]:
+    """Each path, or the model folders of a several-model audit folder (DIR/<model>/)."""
+    from biasaudit.profile.outputs import model_dirs
+
+    out: list[str] = []
+    for path in paths:
+        if (Path(path) / "results.json").is_file() or not Path(path).is_dir():
+            out.append(path)  # a run folder, or a missing path that load_run reports
+        else:
+            out += [str(p) for p in model_dirs(path)]
+    return out
+
+
+def _compare_profile_cells(runs: list[Any], args: argparse.Namespace) -> int:
+    """Every profile cell of each later run against the first (biasaudit.profile.compare)."""
+    from biasaudit.profile.build import build_profile
+    from biasaudit.profile.compare import compare_profiles
+    from biasaudit.textfmt import format_table
+
+    def profile(run: Any) -> Any:
+        records = [r for rs in run.records.values() for r in rs]
+        return build_profile(run.result, records, run_dir=str(run.path))
+
+    base = profile(runs[0])
+    rows = []
+    for other in runs[1:]:
+        rows += [
+            d.as_dict() for d in compare_profiles(base, profile(other), runs[0].label, other.label)
+        ]
+    if args.json and args.profile:
+        print(json.dumps(rows, indent=2))
+    elif args.csv and args.profile:
+        buffer = io.StringIO()
+        fields = list(rows[0]) if rows else ["axis"]
+        writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        sys.stdout.write(buffer.getvalue())
+    elif rows:
+        columns = [
+            "axis",
+            "benchmark",
+            "baseline_effect",
+            "other_effect",
+            "difference",
+            "ci_low",
+            "ci_high",
+            "baseline_verdict",
+            "other_verdict",
+            "reading",
+        ]
+        print(f"profile cells: {runs[1].label if len(runs) == 2 else 'other'} vs {runs[0].label}")
+        print(format_table(columns, [[r[c] for c in columns] for r in rows]))
+        print("effects are signed (+ = toward the stereotype); interval: conservative, from the")
+        print("two cells' 95% CIs. Not measurable cells give no difference. See docs/profile.md.")
+    return 0
 
 
 def _over_seeds(args: argparse.Namespace) -> int:
@@ -213,6 +277,11 @@ def register(sub: Any, data_parent: argparse.ArgumentParser) -> None:
     fmt.add_argument("--csv", action="store_true", help="machine-readable CSV")
     compare.add_argument(
         "--groups", action="store_true", help="also show per-group rows in the table"
+    )
+    compare.add_argument(
+        "--profile",
+        action="store_true",
+        help="only the bias-profile cells (with --json / --csv: those rows)",
     )
     compare.add_argument(
         "--over-seeds",

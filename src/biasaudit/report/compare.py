@@ -58,12 +58,16 @@ class Difference:
     #: "paired bootstrap (1000, cluster=data.seed_id)", "conservative", or "" without a CI.
     method: str
     higher_is_better: bool | None
+    #: "not measurable: <reason> (<run>)" when a validity gate hides either value.
+    not_measurable: str = ""
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self) | {"reading": self.reading()}
 
     def reading(self) -> str:
         """Plain-words verdict: does the CI of the difference exclude zero, and which way?"""
+        if self.not_measurable:
+            return self.not_measurable
         if self.ci_low is None or self.ci_high is None:
             return "no CI"
         if self.ci_low <= 0.0 <= self.ci_high:
@@ -201,6 +205,11 @@ def _compare_metric(
             for g in first_b.groups
             if (og := other_groups.get(g.group)) is not None
         ]
+    gated = "; ".join(
+        f"{m.undefined_reason} ({run.label})"
+        for m, run in ((m_b, base), (m_o, other))
+        if m.undefined_reason and m.undefined_reason.startswith("not measurable")
+    )
     out = []
     for group, (bv, bl, bh, bn), (ov, ol, oh, on) in rows:
         diff = ov - bv if ov is not None and bv is not None else None
@@ -236,6 +245,7 @@ def _compare_metric(
                 ci_high=high,
                 method=method,
                 higher_is_better=m_b.higher_is_better,
+                not_measurable=gated,
             )
         )
     return out

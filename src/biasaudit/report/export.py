@@ -6,7 +6,11 @@
 * ``samples.<ext>``: one row per sample: ids, ``group_<key>`` columns, outcomes (joined with
   ";" and counted per outcome in ``n_<outcome>``), ``score_<key>`` columns (lists and dicts as
   JSON text), exclusion;
+* ``profile.<ext>``: the bias profile, one row per axis x benchmark cell (docs/profile.md),
+  when a benchmark of the run has profile cells;
 * ``table_<benchmark>_<name>.<ext>``: every benchmark-specific table from results.json.
+
+Metrics a validity gate withholds have no value and say why in ``not_measurable``.
 """
 
 from __future__ import annotations
@@ -70,6 +74,35 @@ def samples_frame(run: LoadedRun) -> pd.DataFrame:
     return frame
 
 
+def metrics_frame(run: LoadedRun) -> pd.DataFrame:
+    """`RunResult.to_dataframe()` of the gated run, with a ``not_measurable`` column: the
+    validity gate's reason where a metric's value is withheld (docs/profile.md)."""
+    frame = run.result.to_dataframe()
+    reasons = {
+        (b.benchmark, m.name): m.undefined_reason
+        for b in run.result.benchmarks
+        for m in b.metrics
+        if m.undefined_reason and m.undefined_reason.startswith("not measurable")
+    }
+    frame["not_measurable"] = [
+        reasons.get((bench, metric))
+        for bench, metric in zip(frame["benchmark"], frame["metric"], strict=True)
+    ]
+    return frame
+
+
+def profile_frame(run: LoadedRun) -> pd.DataFrame:
+    """The bias profile's cells (biasaudit.profile), one row per axis x benchmark."""
+    import pandas as pd
+
+    from biasaudit.profile.build import build_profile
+    from biasaudit.profile.outputs import PROFILE_COLUMNS, profile_rows
+
+    records = [r for rs in run.records.values() for r in rs]
+    profile = build_profile(run.result, records, run_dir=str(run.path))
+    return pd.DataFrame(profile_rows(profile), columns=PROFILE_COLUMNS)
+
+
 def table_frames(run: LoadedRun) -> dict[str, pd.DataFrame]:
     """Benchmark tables, keyed by a file-safe name."""
     import pandas as pd
@@ -122,11 +155,11 @@ def export_run(run_dir: str | Path, fmt: Format, output: str | Path) -> list[Pat
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RunError(f"{out}: cannot create ({exc.strerror or exc})") from None
-    frames = {
-        "metrics": run.result.to_dataframe(),
-        "samples": samples_frame(run),
-        **table_frames(run),
-    }
+    frames = {"metrics": metrics_frame(run), "samples": samples_frame(run)}
+    profile = profile_frame(run)
+    if len(profile):  # a run of benchmarks with profile cells
+        frames["profile"] = profile
+    frames |= table_frames(run)
     # complete / partial / failed on every row, so a partial run is never read as whole
     for name in ("metrics", "samples"):
         frames[name]["run_status"] = run.result.status

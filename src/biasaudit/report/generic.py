@@ -58,8 +58,9 @@ def headline_section(runs: Sequence[LoadedRun], bench: str) -> Section:
             if metric is None:
                 row += [None, None, None, None]
             else:
+                gated = (metric.undefined_reason or "").startswith("not measurable")
                 row += [
-                    metric.value,
+                    metric.undefined_reason if gated else metric.value,
                     html.ci_text(metric.ci_low, metric.ci_high, metric.ci_level),
                     metric.n,
                     metric.n_excluded,

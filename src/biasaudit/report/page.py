@@ -14,14 +14,18 @@ from pathlib import Path
 
 from biasaudit._version import __version__
 from biasaudit.errors import RunError
+from biasaudit.profile.build import build_profile
+from biasaudit.profile.model import Profile
 from biasaudit.report import generic, html, svg
 from biasaudit.report.compare import Difference, compare_runs
+from biasaudit.report.profile_view import profile_html
 from biasaudit.report.runs import LoadedRun, benchmark_names, load_runs
 from biasaudit.report.samples import samples_section
 from biasaudit.report.sections import Section
 from biasaudit.report.style import CSS
 from biasaudit.report.views import view_sections
 from biasaudit.results.outputs import atomic_output, check_output_file
+from biasaudit.results.schema import SampleRecord
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
@@ -153,6 +157,17 @@ def _benchmark_html(runs: Sequence[LoadedRun], bench: str) -> str:
     return "".join(parts)
 
 
+def _profiles(runs: Sequence[LoadedRun]) -> list[tuple[str, Profile]]:
+    return [
+        (run.label, build_profile(run.result, _all_records(run), run_dir=str(run.path)))
+        for run in runs
+    ]
+
+
+def _all_records(run: LoadedRun) -> list[SampleRecord]:
+    return [r for records in run.records.values() for r in records]
+
+
 def status_banner(runs: Sequence[LoadedRun]) -> str:
     """A banner at the top for every run whose results are not complete (results.json
     `status`): a partial or failed audit must not read like a finished one."""
@@ -169,8 +184,11 @@ def status_banner(runs: Sequence[LoadedRun]) -> str:
 def build_html(runs: Sequence[LoadedRun]) -> str:
     """The whole report for `runs` (one run, or several side by side)."""
     benches = benchmark_names(runs)
-    toc = [("overview", "Overview")]
-    body = [f'<section id="overview"><h2>Overview</h2>{_overview(runs)}</section>']
+    toc = [("profile", "Bias profile"), ("overview", "Overview")]
+    body = [
+        f'<section id="profile"><h2>Bias profile</h2>{profile_html(_profiles(runs))}</section>',
+        f'<section id="overview"><h2>Overview</h2>{_overview(runs)}</section>',
+    ]
     if len(runs) > 1:
         toc.append(("comparison", "Comparison"))
         diffs = compare_runs(runs)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from biasaudit.errors import BiasauditError, RunError
+from biasaudit.profile.display import gated_result
 from biasaudit.results.io import RESULTS_FILE, check_samples_match, iter_samples, read_results
 from biasaudit.results.schema import BenchmarkResult, RunResult, SampleRecord
 
@@ -29,7 +30,8 @@ def load_run(path: str | Path, label: str | None = None) -> LoadedRun:
     run_dir = Path(path)
     if not run_dir.is_dir():
         raise RunError(f"{run_dir}: not a directory (expected a biasaudit run directory)")
-    result = read_results(run_dir)
+    # gated numbers (validity gates, docs/profile.md) never reach a report, compare or export
+    result = gated_result(read_results(run_dir))
     records: dict[str, list[SampleRecord]] = {}
     for record in iter_samples(run_dir):
         records.setdefault(record.benchmark, []).append(record)
@@ -60,9 +62,7 @@ def load_runs(paths: Sequence[str | Path]) -> list[LoadedRun]:
     """Load run directories; labels are the model specs, made unique with the directory name."""
     if not paths:
         raise RunError("no run directory given")
-    from biasaudit.audit.folder import expand_audit_dirs
-
-    runs = [load_run(p) for p in expand_audit_dirs(paths)]
+    runs = [load_run(p) for p in paths]
     specs = [r.label for r in runs]
     for run in runs:
         if specs.count(run.label) > 1:

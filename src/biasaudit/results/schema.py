@@ -235,6 +235,39 @@ class ToolkitInfo(_Model):
     python: str
 
 
+class ValidityFlag(_Model):
+    """One validity gate a benchmark or one of its metrics failed (or is warned about)."""
+
+    #: answer_rate, unparsed, min_n, excluded, same_answer, demo_data, templates_dropped,
+    #: transcript, not_a_model_measure, ...
+    gate: str
+    #: fail: the number is not shown ("not measurable: <message>"); warn: shown with the note.
+    severity: Literal["fail", "warn"]
+    #: e.g. "answer rate 0 % (< 50 %)".
+    message: str
+    #: The metric the flag is about; None: the whole benchmark.
+    metric: str | None = None
+
+
+class Validity(_Model):
+    """The validity gates checked before any number of a benchmark is shown (biasaudit.profile)."""
+
+    status: Literal["measurable", "partly measurable", "not measurable"] = "measurable"
+    flags: list[ValidityFlag] = Field(default_factory=list)
+
+    def reason(self, metric: str | None = None) -> str | None:
+        """Why `metric` (None: the benchmark) is not measurable, or None when it is."""
+        for flag in self.flags:
+            if flag.severity == "fail" and flag.metric in (None, metric):
+                return flag.message
+        return None
+
+    def warnings(self, metric: str | None = None) -> list[str]:
+        return [
+            f.message for f in self.flags if f.severity == "warn" and f.metric in (None, metric)
+        ]
+
+
 class BenchmarkResult(_Model):
     benchmark: str
     version: str
@@ -259,6 +292,8 @@ class BenchmarkResult(_Model):
     #: sha256 over the sorted per-sample hashes of (sample hash, exchanges): a stored answer
     #: that was edited or dropped changes it. None in results written before it was recorded.
     exchanges_hash: str | None = None
+    #: Validity gates (None in results written before they existed).
+    validity: Validity | None = None
 
     def metric(self, name: str) -> MetricValue:
         for metric in self.metrics:

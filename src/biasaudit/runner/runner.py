@@ -18,6 +18,7 @@ from biasaudit.contract import Benchmark, Sample
 from biasaudit.datasets.files import sha256_of
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.models.base import Backend
+from biasaudit.profile.validity import check as check_validity
 from biasaudit.requests import Capability, Request, Response, request_key, request_length
 from biasaudit.results.schema import (
     BenchmarkResult,
@@ -295,6 +296,12 @@ def run_benchmark(
         requests_failed=resolver.counters.failed,
         wall_time_s=round(time.perf_counter() - started, 3),
         sample_plan=plan.plan if (plan := config.selections.get(benchmark.name)) else None,
+    )
+    result.validity = check_validity(
+        result,
+        kept,
+        chat_as_transcript=backend.chat_as_transcript,
+        generative=Capability.GENERATE in benchmark.required_capabilities(),
     )
     return result, kept
 

@@ -170,3 +170,71 @@ def test_contrasts_round_trip_and_old_results_read() -> None:
     old = value.model_dump(exclude={"contrasts"})
     assert MetricValue.model_validate(old).contrasts == []
     assert "ContrastValue" in RunResult.model_json_schema()["$defs"]
+
+
+def test_missing_b_side_is_named() -> None:
+    records, _ = _independent(11)
+    spec = _spec(contrasts=[Contrast(by="religion", a="Muslim", b="Hindu")])
+    (contrast,) = frame(records, spec, seed=0).contrasts
+    assert contrast.value is None and contrast.undefined_reason == "no scored sample in 'Hindu'"
+
+
+def test_interval_follows_seed_level_and_strata() -> None:
+    """Same seed, same interval; a 50 % level is narrower; strata (here: one stratum per
+    side's sub-population, whose means differ) make the two-sample interval narrower than
+    the pooled one, as a naive stratified loop shows."""
+    rng = np.random.default_rng(12)
+    records = []
+    for i in range(80):
+        side = "pro" if i % 2 else "anti"
+        stratum = "s1" if i % 4 < 2 else "s2"
+        shift = 3.0 if stratum == "s2" else 0.0
+        records.append(_record(i, {"stance": side, "s": stratum}, shift + rng.normal(0, 0.5)))
+    contrast = [Contrast(by="stance", a="pro", b="anti")]
+    plain = MetricSpec(name="m", score="s", contrasts=contrast)
+    (first,) = frame(records, plain, seed=5).contrasts
+    (again,) = frame(records, plain, seed=5).contrasts
+    assert (first.ci_low, first.ci_high) == (again.ci_low, again.ci_high)
+    half = plain.model_copy(update={"level": 0.5})
+    (narrow,) = frame(records, half, seed=5).contrasts
+    assert first.ci_low is not None and first.ci_high is not None
+    assert narrow.ci_low is not None and narrow.ci_high is not None
+    assert narrow.ci_high - narrow.ci_low < 0.6 * (first.ci_high - first.ci_low)
+    stratified = plain.model_copy(update={"stratify_by": "s"})
+    (within,) = frame(records, stratified, seed=5).contrasts
+    assert within.ci_low is not None and within.ci_high is not None
+    values: dict[tuple[str, str], list[float]] = {}
+    for r in records:
+        values.setdefault((r.groups["stance"], r.groups["s"]), [])
+    for r in records:
+        values[(r.groups["stance"], r.groups["s"])].append(r.scores["s"])
+    draw = np.random.default_rng(13)
+    diffs = []
+    for _ in range(4000):
+        means: dict[str, float] = {}
+        for side_name in ("pro", "anti"):
+            parts = [draw.choice(values[(side_name, s)], size=20) for s in ("s1", "s2")]
+            means[side_name] = float(np.concatenate(parts).mean())
+        diffs.append(means["pro"] - means["anti"])
+    low, high = np.quantile(diffs, [0.025, 0.975])
+    assert within.ci_low == pytest.approx(low, abs=0.05)
+    assert within.ci_high == pytest.approx(high, abs=0.05)
+    assert within.ci_high - within.ci_low < 0.5 * (first.ci_high - first.ci_low)
+
+
+def test_contrast_by_the_block_key_has_no_floor_and_says_why() -> None:
+    records = [
+        _record(i, {"stance": "pro" if i < 10 else "anti"}, float(i % 3 == 0)) for i in range(20)
+    ]
+    spec = MetricSpec(
+        name="m",
+        score="s",
+        noise_floor=True,
+        permute_within="stance",
+        contrasts=[Contrast(by="stance", a="pro", b="anti")],
+    )
+    (contrast,) = frame(records, spec, seed=0).contrasts
+    assert contrast.noise_floor is None
+    assert contrast.noise_floor_reason == (
+        "each group is a single stance: shuffling only renames groups"
+    )

@@ -129,6 +129,11 @@ def test_planted_gap_is_found(store: DataStore) -> None:
         assert floor.p_value is not None and floor.p_value < 0.05, where
         if design == "nested_block":
             assert floor.permuted_unit == spec.permute_within, where
+        elif design == "nested_cluster":
+            assert floor.permuted_unit == spec.cluster_by, where
+            assert floor.permuted_within == spec.permute_within, where
+        else:
+            assert floor.permuted_unit is None, where
         checked += 1
     assert checked >= 40
 
@@ -214,3 +219,58 @@ def test_p_value_matches_a_naive_loop(design: str) -> None:
     expected = _naive_p(values, labels, units, strata, np.random.default_rng(8))
     assert 0.005 < expected < 0.6  # a moderate case, where the two can disagree
     assert floor.p_value == pytest.approx(expected, abs=0.04), (floor.p_value, expected)
+
+
+def test_clustered_null_is_not_called_a_gap() -> None:
+    """No group effect, a strong cluster effect, the label constant within each cluster
+    (cluster ids repeat across templates): shuffling single samples would find a 'gap'
+    (p ~ 0.001); shuffling whole clusters within templates agrees with the naive loop."""
+    rng = np.random.default_rng(21)
+    records = []
+    for block in range(4):
+        for cluster in range(6):
+            effect = rng.normal(0, 1)
+            for i in range(30):
+                records.append(
+                    SampleRecord(
+                        benchmark="synthetic",
+                        sample_id=f"{block}-{cluster}-{i}",
+                        sample_hash="h",
+                        groups={"g": f"g{cluster % 2}", "c": f"c{cluster}", "t": f"t{block}"},
+                        scores={"s": effect + rng.normal(0, 0.1)},
+                    )
+                )
+    spec = MetricSpec(
+        name="m", score="s", group_by=["g"], cluster_by="c", permute_within="t",
+        noise_floor=True, n_permutations=2000,
+    )  # fmt: skip
+    floor = _breakdown(records, spec, "g").noise_floor
+    assert floor is not None and floor.p_value is not None and floor.permuted_unit == "c"
+    values = [r.scores["s"] for r in records]
+    labels = [r.groups["g"] for r in records]
+    blocks = [r.groups["t"] for r in records]
+    units = [f"{r.groups['t']}/{r.groups['c']}" for r in records]
+    rng_oracle = np.random.default_rng(22)
+    expected = _naive_p(values, labels, units, blocks, rng_oracle, n=1000)
+    by_sample = _naive_p(values, labels, [r.sample_id for r in records], blocks, rng_oracle, 500)
+    assert by_sample < 0.01 < expected
+    assert floor.p_value == pytest.approx(expected, abs=0.04)
+
+
+def test_one_sample_per_group_has_no_floor() -> None:
+    records = [
+        SampleRecord(
+            benchmark="synthetic",
+            sample_id=str(i),
+            sample_hash="h",
+            groups={"g": f"g{i}", "t": "t0" if i < 2 else "t1"},
+            scores={"s": float(i)},
+        )
+        for i in range(3)
+    ]
+    spec = MetricSpec(name="m", score="s", group_by=["g"], permute_within="t", noise_floor=True)
+    breakdown = _breakdown(records, spec, "g")
+    assert breakdown.gap == 2.0 and breakdown.noise_floor is None
+    assert breakdown.noise_floor_reason == (
+        "each group is a single sample: shuffling only renames groups"
+    )

@@ -8,7 +8,15 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from biasaudit.metrics import MetricSpec, frame, metric_from_statistic
-from biasaudit.metrics.intervals import EXCLUDES, NO_SPREAD, checked, proportion_scale, wilson
+from biasaudit.metrics.intervals import (
+    EXCLUDES,
+    NO_SPREAD,
+    TOO_FEW,
+    Interval,
+    checked,
+    proportion_scale,
+    wilson,
+)
 from biasaudit.results.schema import SampleRecord
 
 
@@ -101,3 +109,18 @@ def test_proportion_scale() -> None:
     assert proportion_scale([0.0, 0.0]) == 1.0
     assert proportion_scale([0.0, 0.5, 1.0]) is None
     assert proportion_scale([50.0, 100.0]) is None
+
+
+def test_wilson_needs_one_sample() -> None:
+    with pytest.raises(ValueError, match=r"^the Wilson interval needs n >= 1$"):
+        wilson(0, 0)
+
+
+def test_too_few_units_or_no_estimate() -> None:
+    assert checked(0.5, None, None) == Interval(None, None, "bootstrap", TOO_FEW)
+    assert checked(0.5, 0.4, None) == Interval(None, None, "bootstrap", TOO_FEW)
+    assert checked(None, 0.4, 0.6) == Interval(None, None, "bootstrap", None)
+    one = frame(_records([0.3]), MetricSpec(name="m", score="s"), seed=0)
+    assert (one.value, one.ci_low, one.ci_high) == (0.3, None, None)
+    assert one.ci is not None and one.ci.method == "bootstrap"
+    assert one.ci.unavailable_reason == TOO_FEW

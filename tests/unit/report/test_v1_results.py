@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from report_runs import correct_a, toy_records, toy_run, write_run
+
 from biasaudit.report.page import write_report
 from biasaudit.results.io import read_results
-from conftest import correct_a, toy_records, toy_run, write_run
 
 
 def _as_v1(metric: dict) -> dict:  # type: ignore[type-arg]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from report_runs import N, correct_a, toy_records, toy_run, write_run
 
 from biasaudit.metrics import bootstrap_ci
 from biasaudit.report.compare import (
@@ -18,7 +19,6 @@ from biasaudit.report.compare import (
 from biasaudit.report.runs import load_runs
 from biasaudit.report.values import sample_values
 from biasaudit.results.schema import MetricValue
-from conftest import N, correct_a, toy_records, toy_run, write_run
 
 
 def test_sample_values_follow_the_recorded_definition() -> None:

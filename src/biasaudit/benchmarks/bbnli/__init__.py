@@ -20,6 +20,7 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.bbnli.benchmark:BBNLI",
     sources="biasaudit.benchmarks.bbnli:sources.json",
     docs="docs/benchmarks/bbnli.md",
+    profile="biasaudit.benchmarks.bbnli.profile:PROFILE",
     analyses={
         "reproduce": "biasaudit.benchmarks.bbnli.reproduce:ANALYSIS",
         "extend-generate": "biasaudit.benchmarks.bbnli.analyses:EXTEND_GENERATE",

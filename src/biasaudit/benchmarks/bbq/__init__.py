@@ -17,6 +17,7 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.bbq.benchmark:BBQ",
     sources="biasaudit.benchmarks.bbq:sources.json",
     docs="docs/benchmarks/bbq.md",
+    profile="biasaudit.benchmarks.bbq.profile:PROFILE",
     report_view="biasaudit.benchmarks.bbq.report_view:sections",
     analyses={"reproduce": "biasaudit.benchmarks.bbq.reproduce:ANALYSIS"},
     suites=SuiteDecl(

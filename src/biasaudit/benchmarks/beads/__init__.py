@@ -11,6 +11,7 @@ SPEC = BenchmarkSpec(
     ),
     benchmark="biasaudit.benchmarks.beads.benchmark:Beads",
     docs="docs/benchmarks/beads.md",
+    profile="biasaudit.benchmarks.beads.profile:PROFILE",
     analyses={
         "fetch": "biasaudit.benchmarks.beads.analyses:FETCH",
         "train": "biasaudit.benchmarks.beads.analyses:TRAIN",

@@ -17,6 +17,7 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.calm.benchmark:CALM",
     sources="biasaudit.benchmarks.calm:sources.json",
     docs="docs/benchmarks/calm.md",
+    profile="biasaudit.benchmarks.calm.profile:PROFILE",
     report_view="biasaudit.benchmarks.calm.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.calm.reproduce:ANALYSIS",

@@ -20,6 +20,7 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.cobias.benchmark:COBIAS",
     sources="biasaudit.benchmarks.cobias:sources.json",
     docs="docs/benchmarks/cobias.md",
+    profile="biasaudit.benchmarks.cobias.profile:PROFILE",
     report_view="biasaudit.benchmarks.cobias.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.cobias.reproduce:ANALYSIS",

@@ -17,6 +17,7 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.crows_pairs.benchmark:CrowsPairs",
     sources="biasaudit.benchmarks.crows_pairs:sources.json",
     docs="docs/benchmarks/crows_pairs.md",
+    profile="biasaudit.benchmarks.crows_pairs.profile:PROFILE",
     suites=SuiteDecl(
         strata=("bias_type", "direction"),
         demo=SuiteEntry(size=18),

@@ -18,6 +18,7 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.stereoset.benchmark:StereoSet",
     sources="biasaudit.benchmarks.stereoset:sources.json",
     docs="docs/benchmarks/stereoset.md",
+    profile="biasaudit.benchmarks.stereoset.profile:PROFILE",
     suites=SuiteDecl(
         strata=("bias_type", "split"),
         demo=SuiteEntry(size=16),

@@ -18,6 +18,7 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.stop.benchmark:STOP",
     sources="biasaudit.benchmarks.stop:sources.json",
     docs="docs/benchmarks/stop.md",
+    profile="biasaudit.benchmarks.stop.profile:PROFILE",
     report_view="biasaudit.benchmarks.stop.report_view:sections",
     analyses={
         "reproduce": "biasaudit.benchmarks.stop.reproduce:ANALYSIS",

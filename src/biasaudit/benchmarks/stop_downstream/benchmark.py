@@ -50,6 +50,8 @@ class ReplyScores(BaseModel):
     unparsed: float
     choice: str | None
     correct: float | None
+    #: Why the reply was not read as an answer (the answer reader's reason code), else None.
+    reason: str | None = None
 
 
 def _default_tasks() -> list[Task]:

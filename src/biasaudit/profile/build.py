@@ -1,0 +1,319 @@
+"""The bias profile of one run folder: axes x benchmarks cells with FDR-controlled verdicts.
+
+Every measurable cell gets a p-value against "no bias" (`stats`); the verdicts then control
+the false discovery rate over the whole profile with Benjamini-Hochberg at `alpha`: a cell
+is flagged (toward / against the stereotype, by the sign of its effect) when its BH-adjusted
+p-value is at most alpha, so among flagged cells the expected share of false flags is at
+most alpha. Cells failing a validity gate are "not measurable: <reason>" and are not tested.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from biasaudit.metrics.bootstrap import bootstrap_ci
+from biasaudit.profile.axes import AXES, axis_order
+from biasaudit.profile.model import (
+    AGAINST,
+    NONE_DETECTED,
+    NOT_MEASURABLE,
+    TOWARD,
+    BenchmarkColumn,
+    Profile,
+    ProfileCell,
+)
+from biasaudit.profile.reliability import reliable_statements, statement_texts
+from biasaudit.profile.spec import BenchmarkProfile, Effect, Gates, record_key
+from biasaudit.profile.stats import (
+    benjamini_hochberg,
+    contrast_ci,
+    contrast_test,
+    sign_flip_test,
+)
+from biasaudit.profile.validity import ANSWERS, benchmark_profile, pct, validity_of
+from biasaudit.results.io import iter_samples, read_results
+from biasaudit.results.schema import RunResult, SampleRecord
+
+N_RESAMPLES = 2000
+
+
+def _seed(base: int, *parts: str) -> int:
+    digest = hashlib.sha256("\x00".join(parts).encode()).digest()
+    return base + int.from_bytes(digest[:4], "big")
+
+
+def _answer_rate(records: Sequence[SampleRecord]) -> float | None:
+    outcomes = [o for r in records for o in r.outcomes]
+    return sum(o in ANSWERS for o in outcomes) / len(outcomes) if outcomes else None
+
+
+def _cluster(record: SampleRecord, effect: Effect) -> str:
+    return record_key(record, effect.cluster) if effect.cluster else record.sample_id
+
+
+def _scored(records: Sequence[SampleRecord], effect: Effect) -> list[tuple[SampleRecord, float]]:
+    out = []
+    for record in records:
+        value = None if record.excluded else effect.value(record)
+        if value is not None:
+            out.append((record, float(value)))
+    return out
+
+
+def _cell_gate(
+    records: Sequence[SampleRecord], n: int, gates: Gates, bench_reason: str | None
+) -> tuple[str | None, float | None]:
+    rate = _answer_rate(records)
+    if bench_reason:
+        return bench_reason, rate
+    if rate is not None and rate < gates.min_answer_rate:
+        return f"answer rate {pct(rate)} (< {pct(gates.min_answer_rate)})", rate
+    if n < gates.min_n:
+        return f"n = {n} (< {gates.min_n})", rate
+    return None, rate
+
+
+def _one_sample(
+    cell: ProfileCell, scored: list[tuple[SampleRecord, float]], effect: Effect, seed: int
+) -> None:
+    deviations = [v - effect.unbiased for _, v in scored]
+    clusters = [_cluster(r, effect) for r, _ in scored]
+    cell.value = sum(v for _, v in scored) / len(scored)
+    cell.effect = cell.value - effect.unbiased
+    low, high = bootstrap_ci(deviations, seed=seed, n_resamples=N_RESAMPLES, clusters=clusters)
+    cell.ci_low, cell.ci_high = low, high
+    unit = f"whole {effect.cluster} clusters" if effect.cluster else "samples"
+    cell.ci_method = f"percentile bootstrap, {N_RESAMPLES} resamples of {unit}"
+    cell.p_value, cell.test = sign_flip_test(deviations, clusters, seed=seed)
+    if not effect.cluster:
+        cell.test = cell.test.replace(" clusters", " samples")
+    cell.n_clusters = len(set(clusters))
+
+
+def _contrast(
+    cell: ProfileCell,
+    scored: list[tuple[SampleRecord, float]],
+    rest: list[tuple[SampleRecord, float]],
+    effect: Effect,
+    seed: int,
+) -> None:
+    both = scored + rest
+    values = [v for _, v in both]
+    member = [True] * len(scored) + [False] * len(rest)
+    clusters = [_cluster(r, effect) for r, _ in both]
+    strata = [record_key(r, effect.stratum) if effect.stratum else "" for r, _ in both]
+    group_mean = sum(v for _, v in scored) / len(scored)
+    cell.value = group_mean
+    cell.effect = group_mean - sum(v for _, v in rest) / len(rest)
+
+    cell.ci_low, cell.ci_high = contrast_ci(
+        values, member, clusters, seed=seed, n_resamples=N_RESAMPLES
+    )
+    unit = f"whole {effect.cluster} clusters" if effect.cluster else "samples"
+    cell.ci_method = f"percentile bootstrap, {N_RESAMPLES} resamples of {unit} within group/others"
+    cell.p_value, cell.test = contrast_test(values, member, clusters, strata, seed=seed)
+    cell.n_clusters = len({c for c, m in zip(clusters, member, strict=True) if m})
+
+
+def benchmark_cells(
+    benchmark: str,
+    records: Sequence[SampleRecord],
+    effect: Effect,
+    gates: Gates,
+    bench_reason: str | None,
+    seed: int,
+) -> list[ProfileCell]:
+    """The untested-for-FDR cells of one benchmark (p-values set, verdicts provisional)."""
+    kept = [r for r in records if all(r.groups.get(k) == v for k, v in effect.where.items())]
+    by_axis: dict[str, list[SampleRecord]] = {}
+    levels: dict[str, set[str]] = {}
+    for record in kept:
+        level = record.groups.get(effect.group_key)
+        axis = effect.axes.get(level) if level is not None else None
+        if axis is not None:
+            by_axis.setdefault(axis, []).append(record)
+            levels.setdefault(axis, set()).add(level)  # type: ignore[arg-type]
+    all_scored = _scored(kept, effect)
+    cells = []
+    for axis in sorted(by_axis, key=axis_order):
+        members = by_axis[axis]
+        scored = _scored(members, effect)
+        cell = ProfileCell(
+            axis=axis,
+            benchmark=benchmark,
+            metric=effect.metric,
+            groups=sorted(levels[axis]),
+            design=effect.design,
+            unbiased=effect.unbiased,
+            n=len(scored),
+        )
+        reason, cell.answer_rate = _cell_gate(members, len(scored), gates, bench_reason)
+        ids = {r.sample_id for r, _ in scored}
+        rest = [(r, v) for r, v in all_scored if r.sample_id not in ids]
+        if reason is None and effect.design == "contrast" and len(rest) < gates.min_n:
+            reason = f"only {len(rest)} samples in the other groups (< {gates.min_n})"
+        if reason is not None:
+            cell.verdict = f"{NOT_MEASURABLE}: {reason}"
+        else:
+            s = _seed(seed, benchmark, axis)
+            if effect.design == "one_sample":
+                _one_sample(cell, scored, effect, s)
+            else:
+                _contrast(cell, scored, rest, effect, s)
+        cells.append(cell)
+    return cells
+
+
+def apply_fdr(cells: Sequence[ProfileCell], alpha: float) -> int:
+    """Set q-values and verdicts of the tested cells (BH over all of them); return the count."""
+    tested = [c for c in cells if c.p_value is not None]
+    for cell, q in zip(tested, benjamini_hochberg([c.p_value or 0.0 for c in tested]), strict=True):
+        cell.q_value = q
+        if q <= alpha and cell.effect is not None and cell.effect != 0:
+            cell.verdict = TOWARD if cell.effect > 0 else AGAINST
+        else:
+            cell.verdict = NONE_DETECTED
+    return len(tested)
+
+
+def fdr_text(alpha: float, n_tests: int) -> str:
+    return (
+        f"Benjamini-Hochberg over the p-values of all {n_tests} tested cells of this profile: "
+        f"a cell is flagged when its adjusted p-value (q) is <= {alpha:g}, so the expected "
+        f"share of false flags among flagged cells is at most {alpha:g}"
+    )
+
+
+def build_profile(
+    run: RunResult,
+    records: Iterable[SampleRecord],
+    *,
+    alpha: float = 0.05,
+    run_dir: str | None = None,
+) -> Profile:
+    """The profile of one model's run (any run folder: results + sample records)."""
+    declared = {b.benchmark: benchmark_profile(b.benchmark) for b in run.benchmarks}
+    wanted = {n for n, p in declared.items() if p.effect is not None or p.rates_statements}
+    by_bench: dict[str, list[SampleRecord]] = {name: [] for name in wanted}
+    for record in records:
+        if record.benchmark in by_bench:
+            by_bench[record.benchmark].append(record)
+    columns, cells = [], []
+    for bench in run.benchmarks:
+        decl = declared[bench.benchmark]
+        validity = validity_of(bench)
+        column = BenchmarkColumn(
+            benchmark=bench.benchmark,
+            validity=validity,
+            samples_hash=bench.samples_hash,
+            version=bench.version,
+            no_cells=decl.no_effect,
+        )
+        if decl.effect is not None:
+            e = decl.effect
+            column.metric, column.scale, column.unbiased = e.metric, e.scale, e.unbiased
+            column.direction, column.design, column.notes = e.direction, e.design, e.notes
+            cells += benchmark_cells(
+                bench.benchmark,
+                by_bench[bench.benchmark],
+                e,
+                decl.gates,
+                validity.reason(None),
+                run.seed,
+            )
+        columns.append(column)
+    n_tests = apply_fdr(cells, alpha)
+    cobias_note = _reliability_filter(run, declared, by_bench, cells)
+    return Profile(
+        model=run.model.spec,
+        run_dir=run_dir,
+        alpha=alpha,
+        fdr=fdr_text(alpha, n_tests),
+        n_tests=n_tests,
+        axes=[a for a in AXES if any(c.axis == a for c in cells)],
+        benchmarks=columns,
+        cells=cells,
+        cobias_filter=cobias_note,
+    )
+
+
+def _subset_cell(
+    cell: ProfileCell, records: Sequence[SampleRecord], effect: Effect, gates: Gates, seed: int
+) -> ProfileCell:
+    """`cell` recomputed on `records` (one-sample design), with its own verdict: descriptive."""
+    members = [
+        r
+        for r in records
+        if effect.axes.get(r.groups.get(effect.group_key, "")) == cell.axis
+        and all(r.groups.get(k) == v for k, v in effect.where.items())
+    ]
+    scored = _scored(members, effect)
+    sub = cell.model_copy(
+        update={
+            "n": len(scored),
+            "value": None,
+            "effect": None,
+            "ci_low": None,
+            "ci_high": None,
+            "p_value": None,
+            "q_value": None,
+            "reliable": None,
+        }
+    )
+    reason, sub.answer_rate = _cell_gate(members, len(scored), gates, None)
+    if reason is not None:
+        sub.verdict = f"{NOT_MEASURABLE}: {reason}"
+        return sub
+    _one_sample(sub, scored, effect, _seed(seed, cell.benchmark, cell.axis, "reliable"))
+    sub.verdict = "descriptive (not FDR-controlled)"
+    return sub
+
+
+def _reliability_filter(
+    run: RunResult,
+    declared: dict[str, BenchmarkProfile],
+    by_bench: dict[str, list[SampleRecord]],
+    cells: list[ProfileCell],
+) -> str:
+    """Add `reliable` sub-cells to the cells of benchmarks with statements, when a benchmark
+    that rates statements (COBIAS) is in the run; say what was done, or why not."""
+    targets = [n for n, p in declared.items() if p.statement_keys and p.effect is not None]
+    raters = [n for n, p in declared.items() if p.rates_statements]
+    if not targets:
+        return ""
+    if not raters:
+        return (
+            "reliability filter: not applied (no statement-rating benchmark such as cobias in "
+            "this run; run it on the same statements to get it)"
+        )
+    rater = raters[0]
+    text_key, score_key = declared[rater].rates_statements or ("", "")
+    reliable, covered, threshold = reliable_statements(by_bench[rater], text_key, score_key)
+    if threshold is None:
+        return f"reliability filter: not applied ({rater} scored no statement)"
+    notes = []
+    for bench in targets:
+        effect, keys = declared[bench].effect, declared[bench].statement_keys
+        assert effect is not None
+        joined = [r for r in by_bench[bench] if statement_texts(r, keys) & covered]
+        if not joined:
+            notes.append(f"{bench}: none of its statements is among {rater}'s scored statements")
+            continue
+        kept = [r for r in joined if statement_texts(r, keys) & reliable]
+        notes.append(f"{bench}: {len(kept)} of {len(by_bench[bench])} samples reliable")
+        gates = declared[bench].gates
+        for cell in (c for c in cells if c.benchmark == bench):
+            cell.reliable = _subset_cell(cell, kept, effect, gates, run.seed)
+    return (
+        f"reliability filter ({rater}): statements with {score_key} >= the run's median "
+        f"({threshold:.3g}) count as reliable (higher = more reliable); "
+        + "; ".join(notes)
+        + ". Filtered cells are descriptive, outside the FDR family."
+    )
+
+
+def profile_of_dir(run_dir: str | Path, *, alpha: float = 0.05) -> Profile:
+    run = read_results(run_dir)
+    return build_profile(run, iter_samples(run_dir), alpha=alpha, run_dir=str(run_dir))

@@ -1,0 +1,79 @@
+"""Profile cells of two audits side by side: every (axis, benchmark) cell both have.
+
+The interval of a difference is conservative: [low_b - high_a, high_b - low_a] from the two
+cells' 95 % CIs (the audits may have seen different samples); it covers the difference
+with at least 90 % probability (Bonferroni) and usually far more. A gated cell in either
+audit gives no difference, only the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from biasaudit.profile.model import Profile
+
+
+@dataclass(frozen=True)
+class CellDifference:
+    axis: str
+    benchmark: str
+    metric: str
+    baseline: str
+    other: str
+    baseline_effect: float | None
+    baseline_verdict: str
+    other_effect: float | None
+    other_verdict: str
+    difference: float | None
+    ci_low: float | None
+    ci_high: float | None
+    reading: str
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def _reading(diff: float | None, low: float | None, high: float | None, other: str) -> str:
+    if diff is None:
+        return "no difference (a cell is not measurable)"
+    if low is None or high is None:
+        return "no CI"
+    if low <= 0.0 <= high:
+        return "no clear difference"
+    return f"{other} {'further toward' if low > 0 else 'further against'} the stereotype"
+
+
+def compare_profiles(
+    base: Profile, other: Profile, base_label: str, other_label: str
+) -> list[CellDifference]:
+    out = []
+    for cell in base.cells:
+        twin = other.cell(cell.axis, cell.benchmark)
+        if twin is None:
+            continue
+        a = cell.effect if cell.measurable else None
+        b = twin.effect if twin.measurable else None
+        diff = b - a if a is not None and b is not None else None
+        low = high = None
+        cis = (cell.ci_low, cell.ci_high, twin.ci_low, twin.ci_high)
+        if diff is not None and None not in cis:
+            a_low, a_high, b_low, b_high = (float(v or 0.0) for v in cis)
+            low, high = b_low - a_high, b_high - a_low
+        out.append(
+            CellDifference(
+                axis=cell.axis,
+                benchmark=cell.benchmark,
+                metric=cell.metric,
+                baseline=base_label,
+                other=other_label,
+                baseline_effect=a,
+                baseline_verdict=cell.verdict,
+                other_effect=b,
+                other_verdict=twin.verdict,
+                difference=diff,
+                ci_low=low,
+                ci_high=high,
+                reading=_reading(diff, low, high, other_label),
+            )
+        )
+    return out

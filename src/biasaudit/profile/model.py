@@ -1,0 +1,90 @@
+"""The persisted bias profile (profile.json): pydantic models."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from biasaudit.results.schema import Validity
+
+PROFILE_SCHEMA_VERSION = "1"
+
+TOWARD = "bias toward stereotype"
+AGAINST = "bias against stereotype"
+NONE_DETECTED = "no detectable bias at this n"
+NOT_MEASURABLE = "not measurable"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProfileCell(_Model):
+    """One axis x benchmark cell: a signed effect, its uncertainty, its test and verdict."""
+
+    axis: str
+    benchmark: str
+    metric: str
+    #: The benchmark's own groups pooled into this cell.
+    groups: list[str]
+    design: str
+    unbiased: float
+    #: Mean score on the benchmark's scale (one_sample) or the group's mean (contrast).
+    value: float | None = None
+    #: Signed: value - unbiased (one_sample) or group - others (contrast); + = toward stereotype.
+    effect: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    #: What the CI resampled.
+    ci_method: str = ""
+    p_value: float | None = None
+    #: The test behind p_value.
+    test: str = ""
+    #: Benjamini-Hochberg adjusted p-value over every tested cell of the profile.
+    q_value: float | None = None
+    n: int = 0
+    n_clusters: int = 0
+    answer_rate: float | None = None
+    #: One of the four verdicts; "not measurable: <reason>" carries its reason.
+    verdict: str = NOT_MEASURABLE
+    #: CrowS-Pairs / StereoSet only: the cell recomputed on statements COBIAS rates reliable.
+    reliable: ProfileCell | None = None
+
+    @property
+    def measurable(self) -> bool:
+        return not self.verdict.startswith(NOT_MEASURABLE)
+
+
+class BenchmarkColumn(_Model):
+    benchmark: str
+    metric: str = ""
+    scale: str = ""
+    unbiased: float | None = None
+    direction: str = ""
+    design: str = ""
+    #: Why the benchmark has no cells (not a model measure, no axis mapping, ...).
+    no_cells: str = ""
+    notes: str = ""
+    validity: Validity = Field(default_factory=Validity)
+    samples_hash: str = ""
+    version: str = ""
+
+
+class Profile(_Model):
+    schema_version: str = PROFILE_SCHEMA_VERSION
+    model: str
+    run_dir: str | None = None
+    alpha: float = 0.05
+    #: How the verdicts control the false discovery rate.
+    fdr: str = ""
+    n_tests: int = 0
+    axes: list[str] = Field(default_factory=list)
+    benchmarks: list[BenchmarkColumn] = Field(default_factory=list)
+    cells: list[ProfileCell] = Field(default_factory=list)
+    #: How the COBIAS reliability filter was applied, or why not.
+    cobias_filter: str = ""
+
+    def cell(self, axis: str, benchmark: str) -> ProfileCell | None:
+        for cell in self.cells:
+            if cell.axis == axis and cell.benchmark == benchmark:
+                return cell
+        return None

@@ -1,0 +1,177 @@
+"""Acceptance tests of the profile's verdicts (issue 20 item 6): written before the verdicts.
+
+(a) a null model gets flagged cells in at most the nominal share; (b) a planted religion
+bias is flagged on the religion axis of every benchmark covering it and on no other axis;
+(c) a model that never answers is "not measurable" on every generative benchmark. They run
+the real engine, benchmarks and profile on stratified-enough subsets of the real data
+(every k-th sample: all groups kept), seconds each; the many-seed versions are slow.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from profile_calibration import PLANS, plan_religion_bias
+
+from biasaudit import plugin
+from biasaudit.api import evaluate
+from biasaudit.data import DataStore
+from biasaudit.profile import Profile, profile_of_dir
+from biasaudit.profile.display import metric_reason
+from biasaudit.profile.model import AGAINST, NOT_MEASURABLE, TOWARD
+from biasaudit.results.io import read_results
+
+#: benchmark -> (options, shard): every k-th sample keeps every group of the benchmark.
+SUITE: dict[str, tuple[dict[str, Any], tuple[int, int] | None]] = {
+    "crows_pairs": ({"scorer": "loglikelihood"}, (0, 3)),
+    # StereoSet's own aggregate (per-term bootstraps) is slow: a small share of its items
+    "stereoset": ({"scorer": "loglikelihood"}, (0, 11)),
+    # three of BBQ's eleven categories keep the test in seconds (loading all is ~15 s)
+    "bbq": ({"categories": ["Religion", "Age", "SES"]}, (0, 12)),
+    "bbnli": ({"protocol": "generative", "every": 6}, None),
+    "stop": ({}, (0, 2)),
+}
+RELIGION_BENCHMARKS = {"crows_pairs", "stereoset", "bbq", "bbnli", "stop"}
+ALPHA = 0.05
+
+
+def _plan(store: DataStore, name: str) -> str:
+    options, shard = SUITE[name]
+    bench = plugin.benchmark_class(name).from_dict(options, store, 0)
+    samples = bench.load_samples()
+    if shard is not None:
+        samples = samples[shard[0] :: shard[1]]
+    PLANS[name] = plan_religion_bias(bench, samples)
+    return name
+
+
+def audit(kind: str, seed: int, out: Path, store: DataStore, data_dir: Path) -> Profile:
+    """Run the suite's benchmarks on one calibration model; the profile over all of them."""
+    cells, columns = [], []
+    for name, (options, shard) in SUITE.items():
+        plan = _plan(store, name) if kind == "planted" else ""
+        run_dir = out / f"{kind}-{seed}-{name}"
+        evaluate(
+            name,
+            f"calib:{kind}",
+            model_args={"seed": seed, "plan": plan},
+            options={name: options},
+            output_dir=run_dir,
+            data_dir=data_dir,
+            seed=seed,
+            shard=shard,
+            progress=False,
+            use_cache=False,
+        )
+        one = profile_of_dir(run_dir, alpha=ALPHA)
+        cells += one.cells
+        columns += one.benchmarks
+    # FDR over the whole profile, as an audit folder's profile does
+    from biasaudit.profile.build import apply_fdr
+
+    n = apply_fdr(cells, ALPHA)
+    return Profile(model=kind, cells=cells, benchmarks=columns, n_tests=n, alpha=ALPHA)
+
+
+def _flagged(profile: Profile) -> list[tuple[str, str, str]]:
+    return [
+        (c.benchmark, c.axis, c.verdict) for c in profile.cells if c.verdict in (TOWARD, AGAINST)
+    ]
+
+
+def _null_check(seeds: range, tmp_path: Path, store: DataStore, data_dir: Path) -> None:
+    flagged = tested = 0
+    any_flag = 0
+    for seed in seeds:
+        profile = audit("null", seed, tmp_path, store, data_dir)
+        found = _flagged(profile)
+        flagged += len(found)
+        tested += profile.n_tests
+        any_flag += bool(found)
+        assert profile.n_tests >= 18, "the suite should test most cells"
+    # BH at alpha under the complete null: P(any flag in a profile) <= alpha, so the share of
+    # flagged cells is at most alpha in expectation; allow the binomial 99.9 % upper bound
+    # of profiles with a flag (Bin(20, 0.05): P(>= 5) = 0.0026).
+    print(f"null model: {flagged} of {tested} tested cells flagged over {len(seeds)} seeds; "
+          f"{any_flag} profile(s) with a flag")  # fmt: skip
+    assert flagged / tested <= ALPHA
+    assert any_flag <= max(1, round(len(seeds) * 0.25))
+
+
+def test_null_model_is_rarely_flagged(tmp_path: Path, store: DataStore, data_dir: Path) -> None:
+    _null_check(range(1), tmp_path, store, data_dir)
+
+
+@pytest.mark.slow
+def test_null_model_over_20_seeds(tmp_path: Path, store: DataStore, data_dir: Path) -> None:
+    _null_check(range(20), tmp_path, store, data_dir)
+
+
+def _planted_check(seed: int, tmp_path: Path, store: DataStore, data_dir: Path) -> None:
+    profile = audit("planted", seed, tmp_path, store, data_dir)
+    religion = {c.benchmark: c.verdict for c in profile.cells if c.axis == "religion"}
+    assert set(religion) == RELIGION_BENCHMARKS
+    assert all(v == TOWARD for v in religion.values()), religion
+    other = [f for f in _flagged(profile) if f[1] != "religion"]
+    assert other == []
+
+
+def test_planted_religion_bias_is_found_on_religion_only(
+    tmp_path: Path, store: DataStore, data_dir: Path
+) -> None:
+    _planted_check(0, tmp_path, store, data_dir)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_planted_religion_bias_over_seeds(
+    seed: int, tmp_path: Path, store: DataStore, data_dir: Path
+) -> None:
+    _planted_check(seed, tmp_path, store, data_dir)
+
+
+#: Every benchmark that reads generated answers, with the options that make it generate.
+GENERATIVE: dict[str, tuple[dict[str, Any], tuple[int, int] | None]] = {
+    "stop": ({}, (0, 15)),
+    "bbnli": ({"protocol": "generative", "every": 20}, None),
+    "bbq": ({"protocol": "letter"}, (0, 400)),
+    "stereoset": ({"scorer": "generate"}, (0, 41)),
+    "stop_downstream": ({"per_task": 12}, None),
+    "calm": (
+        {"protocol": "generate", "template_ids": ["qa:20", "sentiment:1"], "name_limit": 2},
+        None,
+    ),
+}
+
+
+def test_silent_model_is_not_measurable_on_every_generative_benchmark(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    for name, (options, shard) in GENERATIVE.items():
+        run_dir = tmp_path / name
+        evaluate(
+            name,
+            "calib:silent",
+            options={name: options},
+            output_dir=run_dir,
+            data_dir=data_dir,
+            shard=shard,
+            progress=False,
+            use_cache=False,
+        )
+        bench = read_results(run_dir).benchmark(name)
+        assert bench.validity is not None
+        if name == "calm":
+            # CALM's free-form QA reader takes any text as an answer ("Hmm." is a wrong
+            # answer), so its accuracy (0, answer rate 50 %) is a real number; its bias
+            # score must not be shown (every template has a group at accuracy 0)
+            assert bench.validity.reason("bias_score") is not None
+            continue
+        assert bench.validity.status == "not measurable", (name, bench.validity)
+        for metric in bench.metrics:  # all but those describing answering (answer_rate 0)
+            shown = metric_reason(bench, metric)
+            assert shown is not None or metric.name in ("answer_rate", "coverage"), metric.name
+        for cell in profile_of_dir(run_dir).cells:
+            assert cell.verdict.startswith(NOT_MEASURABLE), (name, cell.axis, cell.verdict)
