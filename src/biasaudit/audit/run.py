@@ -65,7 +65,7 @@ def write_outputs_hook(folder: Path) -> None:
     if not any(folder.glob("results.json")) and not any(folder.glob("*/results.json")):
         return
     try:
-        from biasaudit import profile  # type: ignore[attr-defined]
+        from biasaudit import profile
     except ImportError:
         return
     write = getattr(profile, "write_outputs", None)
