@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, overload
 
@@ -34,6 +34,8 @@ from biasaudit.results.schema import SCHEMA_VERSION, BenchmarkResult, RunResult,
 from biasaudit.results.status import judge
 from biasaudit.runner.engine import execute
 from biasaudit.runner.runner import RunConfig
+from biasaudit.sampling import Selection
+from biasaudit.selection import sample_benchmark
 
 
 def build_benchmarks(
@@ -148,6 +150,12 @@ def evaluate_one(
     overwrite: bool = False,
     progress: bool = True,
     max_failed_samples: int = 0,
+    sample: int | None = None,
+    selections: dict[str, Selection] | None = None,
+    tolerate: bool = False,
+    progress_prefix: dict[str, str] | None = None,
+    on_progress: Callable[[RunResult], None] | None = None,
+    overall_bar: Any = None,
 ) -> RunResult:
     """Run `benchmarks` on one model through the run engine.
 
@@ -157,6 +165,13 @@ def evaluate_one(
     validated before anything is written. The returned run's `status` is "complete" only when
     every benchmark finished and at most `max_failed_samples` samples were lost to request
     errors (see `biasaudit.results.status`).
+
+    `sample` draws a stratified sample of that many units from every benchmark, by the keys
+    it declares (`biasaudit.sampling`); `selections` gives ready sample plans by benchmark
+    name (an audit's suite). `tolerate` skips benchmarks the model cannot serve and keeps
+    going past one that fails (see `execute`); `progress_prefix` labels progress bars;
+    `on_progress` is given the judged run after each benchmark (after results.json);
+    `overall_bar` (a tqdm bar) advances with every benchmark's requests.
     """
     names = [benchmarks] if isinstance(benchmarks, str) else list(benchmarks)
     for name in names:
@@ -170,6 +185,11 @@ def evaluate_one(
         if bench.user_files():  # read and check the user's own data files before writing
             bench.load_samples()
     _check_settings(limit, batch_size, shard, max_failed_samples)
+    if sample is not None:
+        if limit is not None:
+            raise RunError("--sample and --limit cannot be combined: pick one")
+        selections = {b.name: sample_benchmark(b, sample, seed) for b in bench_objects}
+    selections = selections or {}
     validate_model(model, model_args)
     out = Path(output_dir) if output_dir is not None else None
     run_config = {
@@ -181,17 +201,34 @@ def evaluate_one(
         "limit": limit,
         "shard": list(shard) if shard else None,
     }
+    if selections:  # only then, so that runs from before sample plans resume as they were
+        run_config["samples"] = {
+            n: sel.plan.model_dump(mode="json") for n, sel in selections.items()
+        }
     _check_output(out, resume, overwrite, run_config)
     config = RunConfig(
-        seed=seed, batch_size=batch_size, limit=limit, shard=shard, progress=progress
+        seed=seed,
+        batch_size=batch_size,
+        limit=limit,
+        shard=shard,
+        progress=progress,
+        selections=selections,
+        progress_prefix=progress_prefix or {},
+        overall=overall_bar,
     )
     plan = plan_of_config(run_config)
     if out is None:
         run, records = execute(
             bench_objects, model, model_args, config=config, cache_path=cache_path,
-            use_cache=use_cache, on_record=_discard,
+            use_cache=use_cache, on_record=_discard, tolerate=tolerate,
+            on_progress=(
+                (lambda r, rec: on_progress(judge(r, rec, _planned(r, names), max_failed_samples)))
+                if on_progress is not None
+                else None
+            ),
         )  # fmt: skip
-        return judge(run, records, names, max_failed_samples).model_copy(update={"plan": plan})
+        judged = judge(run, records, _planned(run, names), max_failed_samples)
+        return judged.model_copy(update={"plan": plan})
     created = make_output_dir(out)
     with run_lock(out):
         # samples.jsonl is streamed as samples finish; results.json is rewritten after each
@@ -209,13 +246,17 @@ def evaluate_one(
 
         def save(run: RunResult, records: Sequence[SampleRecord]) -> None:
             writer.start()  # a benchmark with no sample still leaves a samples.jsonl
-            judged = judge(run, records, names, max_failed_samples)
-            write_results(out, judged.model_copy(update={"plan": plan}))
+            judged = judge(run, records, _planned(run, names), max_failed_samples)
+            judged = judged.model_copy(update={"plan": plan})
+            write_results(out, judged)
+            if on_progress is not None:
+                on_progress(judged)
 
         try:
             run, records = execute(
                 bench_objects, model, model_args, config=config, cache_path=cache_path,
                 use_cache=use_cache, on_start=start, on_progress=save, on_record=writer.write,
+                tolerate=tolerate,
             )  # fmt: skip
         finally:
             writer.close()
@@ -223,7 +264,13 @@ def evaluate_one(
                 (out / LOCK_FILE).unlink(missing_ok=True)
                 with contextlib.suppress(OSError):
                     out.rmdir()
-    return judge(run, records, names, max_failed_samples).model_copy(update={"plan": plan})
+    judged = judge(run, records, _planned(run, names), max_failed_samples)
+    return judged.model_copy(update={"plan": plan})
+
+
+def _planned(run: RunResult, names: Sequence[str]) -> list[str]:
+    """The benchmarks a run stands for: those asked for, less those it skipped."""
+    return [name for name in names if name not in run.skipped]
 
 
 def _discard(record: SampleRecord) -> None:

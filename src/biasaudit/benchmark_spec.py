@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from biasaudit.suites import SuiteDecl
+
 
 class DataSource(BaseModel):
     """One pinned upstream file: where it comes from, its sha256, licence and citation.
@@ -57,3 +59,6 @@ class BenchmarkSpec(BaseModel):
     #: "module:attribute" of a `biasaudit.profile.BenchmarkProfile`: validity gates and how
     #: the benchmark's groups map onto the bias profile's axes (None: default gates only).
     profile: str | None = None
+    #: Stratification keys and the demo/quick/standard subsets an audit runs (suites.py);
+    #: None: only the `full` suite runs it.
+    suites: SuiteDecl | None = None

@@ -11,6 +11,7 @@ import json
 import os
 import select
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,20 +21,9 @@ from biasaudit.errors import BiasauditError
 
 def _parse_options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[str, Any]]:
     """-O key=value applies to the only benchmark; -O bench.key=value picks one."""
-    from biasaudit.options import parse_cli_pairs
+    from biasaudit.options import parse_benchmark_options
 
-    options: dict[str, dict[str, Any]] = {}
-    for key, value in parse_cli_pairs(pairs).items():
-        bench, dot, name = key.partition(".")
-        if dot and bench in benchmarks:
-            options.setdefault(bench, {})[name] = value
-        elif len(benchmarks) == 1:
-            options.setdefault(benchmarks[0], {})[key] = value
-        else:
-            raise BiasauditError(
-                f"option '{key}' is ambiguous with several benchmarks; write BENCHMARK.{key}"
-            )
-    return options
+    return parse_benchmark_options(pairs, benchmarks)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -50,10 +40,16 @@ def cmd_run(args: argparse.Namespace) -> int:
             print_options(name)
         return 0
     models = args.model or ["embedded"]
+    options = _parse_options(args.option, args.benchmarks)
+    if args.limit is not None and args.limit >= 1 and args.sample is None:
+        from biasaudit.audit.plans import limit_warnings
+
+        for line in limit_warnings(args.benchmarks, options, args.limit, args.data_dir):
+            warnings.warn(line, SubsetWarning, stacklevel=1)
     runs = evaluate(
         args.benchmarks,
         models if len(models) > 1 else models[0],
-        options=_parse_options(args.option, args.benchmarks),
+        options=options,
         model_args=parse_cli_pairs(args.model_arg),
         output_dir=args.output,
         data_dir=args.data_dir,
@@ -62,6 +58,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         seed=args.seed,
         batch_size=args.batch_size,
         limit=args.limit,
+        sample=args.sample,
         shard=parse_shard(args.shard) if args.shard else None,
         resume=args.resume,
         overwrite=args.overwrite,
@@ -75,6 +72,13 @@ def cmd_run(args: argparse.Namespace) -> int:
             rows = [metric_row(bench, m) for m in bench.metrics]
             head = f"{bench.benchmark} on {run.model.spec}"
             print(f"\n{head} ({bench.n_samples} samples, {bench.wall_time_s:.1f}s)")
+            plan = bench.sample_plan
+            if plan is not None and plan.n_units > plan.size:
+                print(
+                    f"(--sample {plan.size} drew {plan.n_units} {plan.unit or 'sample'}s: "
+                    f"every one of the {plan.n_strata} strata ({', '.join(plan.strata)}) "
+                    f"and every level of {', '.join(plan.cover) or 'them'} is represented)"
+                )
             print(format_table(METRIC_COLUMNS, rows))
             for m in bench.metrics:
                 if m.value is None and m.undefined_reason:
@@ -97,6 +101,20 @@ def _report_not_measurable(runs: list[Any], args: argparse.Namespace) -> int:
     for model, bench, reason in found:
         print(f"biasaudit: {bench} on {model} is not measurable: {reason}", file=sys.stderr)
     return EXIT_NOT_MEASURABLE if found and getattr(args, "strict", False) else 0
+
+
+class SubsetWarning(UserWarning):
+    """A subset that leaves out whole groups (``--limit``): printed as one line."""
+
+
+def _format_warning(message: Any, category: Any, *args: Any, **kwargs: Any) -> str:
+    if isinstance(category, type) and issubclass(category, SubsetWarning):
+        return f"biasaudit: warning: {message}\n"
+    return _default_format(message, category, *args, **kwargs)
+
+
+_default_format = warnings.formatwarning
+warnings.formatwarning = _format_warning
 
 
 #: Exit status of a run that finished but is not complete (samples lost to request errors).
@@ -195,6 +213,14 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     from biasaudit.api import merge
+    from biasaudit.audit.folder import is_audit
+
+    if all(is_audit(d) for d in args.run_dirs):
+        from biasaudit.audit.merge import merge_audit_folders
+
+        info = merge_audit_folders(args.run_dirs, args.output, data_dir=args.data_dir)
+        print(f"merged {len(args.run_dirs)} audit shards into {args.output} ({info.status})")
+        return 0
 
     run = merge(args.run_dirs, args.output, data_dir=args.data_dir, overwrite=args.overwrite)
     counts = ", ".join(f"{b.benchmark}: {b.n_samples} samples" for b in run.benchmarks)
@@ -290,7 +316,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output", "-o", help="run directory for results.json and samples.jsonl")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--batch-size", type=int)
-    run.add_argument("--limit", type=int, help="only the first N samples of each benchmark")
+    run.add_argument(
+        "--limit",
+        type=int,
+        help="only the first N samples of each benchmark, in file order (quick checks; it "
+        "may drop whole groups, and says so: prefer --sample for a subset to read)",
+    )
+    run.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="a stratified sample of N units of each benchmark: every group, category and "
+        "severity it declares, drawn with --seed (see docs/audit.md)",
+    )
     run.add_argument("--shard", metavar="i/N", help="run every N-th sample starting at i")
     run.add_argument("--resume", action="store_true", help="continue a run in --output")
     run.add_argument("--overwrite", action="store_true", help="replace a run in --output")
@@ -332,7 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=cmd_score)
 
     merge = sub.add_parser(
-        "merge", parents=[data_parent], help="combine the --shard outputs of one run"
+        "merge", parents=[data_parent], help="combine the --shard outputs of one run or audit"
     )
     merge.add_argument("run_dirs", nargs="+", metavar="RUN_DIR")
     merge.add_argument("--output", "-o", required=True)
@@ -368,6 +406,9 @@ def build_parser() -> argparse.ArgumentParser:
     from biasaudit.profile.cli import register as register_profile
 
     register_profile(sub)
+    from biasaudit.audit.cli import register as register_audit
+
+    register_audit(sub, data_parent)
     for name, spec in plugin.discover().items():
         if spec.analyses:
             # Parsed by `analysis_main`; listed here so `biasaudit --help` shows them.

@@ -119,3 +119,19 @@ def _non_finite(value: Any, path: str) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def parse_benchmark_options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[str, Any]]:
+    """-O key=value applies to the only benchmark; -O bench.key=value picks one."""
+    options: dict[str, dict[str, Any]] = {}
+    for key, value in parse_cli_pairs(pairs).items():
+        bench, dot, name = key.partition(".")
+        if dot and bench in benchmarks:
+            options.setdefault(bench, {})[name] = value
+        elif len(benchmarks) == 1:
+            options.setdefault(benchmarks[0], {})[key] = value
+        else:
+            raise BiasauditError(
+                f"option '{key}' is ambiguous with several benchmarks; write BENCHMARK.{key}"
+            )
+    return options

@@ -126,11 +126,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from biasaudit.report.compare import compare_runs
     from biasaudit.report.runs import load_runs
 
-    if len(args.run_dirs) < 2:
-        raise RunError("compare needs at least two run directories")
     if args.over_seeds:
+        if len(args.run_dirs) < 2:
+            raise RunError("compare needs at least two run directories")
         return _over_seeds(args)
-    runs = load_runs(expand_audit_dirs(args.run_dirs))
+    runs = load_runs(expand_audit_dirs(args.run_dirs))  # an audit folder: its models
+    if len(runs) < 2:
+        raise RunError("compare needs at least two run directories")
+    from biasaudit.audit.folder import plan_mismatches
+
+    for run in runs[1:]:
+        for line in plan_mismatches(runs[0].result, run.result, run.label):
+            print(f"biasaudit: warning: {line}", file=sys.stderr)
     if args.profile:
         _compare_profile_cells(runs, args)
         return _banner(runs)

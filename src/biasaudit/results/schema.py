@@ -11,6 +11,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from biasaudit.requests import Request, Response
+from biasaudit.sampling import SamplePlan
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -286,6 +287,8 @@ class BenchmarkResult(_Model):
     #: not a property of the model, so the run is not complete (see RunResult.status).
     n_request_errors: int = 0
     wall_time_s: float = 0.0
+    #: How the samples were drawn (a suite or ``run --sample``); None: all, or --limit/--shard.
+    sample_plan: SamplePlan | None = None
     #: sha256 over the sorted per-sample hashes of (sample hash, exchanges): a stored answer
     #: that was edited or dropped changes it. None in results written before it was recorded.
     exchanges_hash: str | None = None
@@ -317,6 +320,10 @@ class RunResult(_Model):
     status_reason: str | None = None
     #: The benchmarks the run was asked for, in order (finished ones are in `benchmarks`).
     benchmarks_planned: list[str] = Field(default_factory=list)
+    #: Benchmarks an audit left out, with the reason (the model cannot serve them).
+    skipped: dict[str, str] = Field(default_factory=dict)
+    #: Benchmarks an audit started that stopped with an error, with the error.
+    failed: dict[str, str] = Field(default_factory=dict)
     #: What decides the samples and their scoring (run.json but the model, its arguments and
     #: the shard index; see biasaudit.results.plan): shards merge only with the same plan.
     plan: dict[str, Any] | None = None

@@ -68,6 +68,9 @@ def judge(
     if missing:
         done = ", ".join(finished) or "none"
         note = f"not finished: {', '.join(missing)} (finished: {done})"
+        errors_of = [f"{name}: {run.failed[name]}" for name in missing if name in run.failed]
+        if errors_of:
+            note += "; " + "; ".join(e[:MAX_ERROR_CHARS] for e in errors_of)
         reason = f"{note}; {reason}" if reason else note
         status = "partial" if finished else "failed"
     elif total == 0 and benchmarks:

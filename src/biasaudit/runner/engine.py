@@ -14,7 +14,7 @@ from typing import Any
 
 from biasaudit._version import __version__, git_revision, python_version
 from biasaudit.contract import Aggregate, Benchmark
-from biasaudit.errors import RunError
+from biasaudit.errors import BiasauditError, CapabilityError, RunError
 from biasaudit.models import load_backend
 from biasaudit.results.schema import RunResult, SampleRecord, ToolkitInfo
 from biasaudit.runner.cache import open_cache
@@ -44,8 +44,14 @@ def execute(
     on_start: Callable[[], None] | None = None,
     on_progress: OnProgress | None = None,
     on_record: OnRecord | None = None,
+    tolerate: bool = False,
 ) -> tuple[RunResult, Sequence[SampleRecord]]:
     """Run `benchmarks` on one model; capabilities of all are checked before any request.
+
+    With `tolerate` (an audit), a benchmark the model cannot serve is left out and recorded
+    in the run's `skipped` with the reason, and one that stops with an error (a user's
+    mistake or a benchmark's bug) is recorded in `failed`; the others still run. Without it,
+    either stops the run.
 
     With `on_record`, every full record is handed to it as its sample finishes (samples.jsonl
     is written from it) and the records returned and given to `on_progress` are compact
@@ -57,8 +63,14 @@ def execute(
     backend = load_backend(model, model_args)
     cache = open_cache(cache_path, use_cache)
     try:
+        skipped: dict[str, str] = {}
         for bench in benchmarks:
-            check_capabilities(bench, backend, model)
+            try:
+                check_capabilities(bench, backend, model)
+            except CapabilityError as exc:
+                if not tolerate:
+                    raise
+                skipped[bench.name] = str(exc)
         if on_start is not None:
             on_start()
         shard = config.shard
@@ -73,12 +85,23 @@ def execute(
             limit=config.limit,
             shard=f"{shard[0]}/{shard[1]}" if shard else None,
             benchmarks=[],
+            skipped=skipped,
         )
         parts: list[Sequence[SampleRecord]] = []
         for bench in benchmarks:
-            result, bench_records = run_benchmark(bench, backend, cache, config, on_record)
-            run.benchmarks.append(result)
-            parts.append(bench_records)
+            if bench.name in skipped:
+                continue
+            try:
+                result, bench_records = run_benchmark(bench, backend, cache, config, on_record)
+            except Exception as exc:  # an audit records any benchmark's failure and goes on
+                if not tolerate:
+                    raise
+                message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                kind = "" if isinstance(exc, BiasauditError) else f"{type(exc).__name__}: "
+                run.failed[bench.name] = f"{kind}{message}"
+            else:
+                run.benchmarks.append(result)
+                parts.append(bench_records)
             if on_progress is not None:
                 on_progress(run, _joined(parts))
         return run, _joined(parts)

@@ -7,7 +7,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol
 
@@ -30,6 +30,7 @@ from biasaudit.results.schema import (
 from biasaudit.runner.cache import cache_key
 from biasaudit.runner.compact import CompactTable, kept_data_keys
 from biasaudit.runner.scheduler import Scheduler
+from biasaudit.sampling import Selection
 
 
 class Cache(Protocol):
@@ -46,6 +47,13 @@ class RunConfig:
     #: (index, count): keep samples whose position modulo `count` equals `index`.
     shard: tuple[int, int] | None = None
     progress: bool = True
+    #: benchmark name -> its sample plan and the ids it keeps (`biasaudit.sampling`); a
+    #: benchmark not named here runs all its samples.
+    selections: dict[str, Selection] = field(default_factory=dict)
+    #: Shown before the benchmark's name on its progress bar (e.g. "[2/8] ").
+    progress_prefix: dict[str, str] = field(default_factory=dict)
+    #: A progress bar over several benchmarks (an audit's suite), advanced with each one's.
+    overall: Any = None
 
 
 @dataclass
@@ -102,6 +110,17 @@ def hash_sample_hashes(sample_hashes: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
+class _Bars:
+    """Advances several progress bars at once (a benchmark's and an audit's)."""
+
+    def __init__(self, bars: Sequence[Any]) -> None:
+        self.bars = bars
+
+    def update(self, n: int) -> None:
+        for bar in self.bars:
+            bar.update(n)
+
+
 _EXCHANGES: TypeAdapter[list[Exchange]] = TypeAdapter(list[Exchange])
 
 
@@ -116,9 +135,7 @@ def exchanges_digest(record: SampleRecord) -> str:
 class _Resolver:
     """Answers a round of requests from the cache, sending the misses in sorted batches."""
 
-    def __init__(
-        self, backend: Backend, cache: Cache, batch_size: int, bar: tqdm[Any] | None
-    ) -> None:
+    def __init__(self, backend: Backend, cache: Cache, batch_size: int, bar: _Bars | None) -> None:
         self.backend = backend
         self.cache = cache
         self.batch_size = batch_size
@@ -152,8 +169,15 @@ class _Resolver:
         return [answers[k] for k in keys]
 
 
-def select_samples(samples: Iterable[Sample], config: RunConfig) -> Iterator[Sample]:
-    """Apply --limit, then --shard, deterministically (lazily: `samples` may be a generator)."""
+def select_samples(
+    samples: Iterable[Sample], config: RunConfig, benchmark: str | None = None
+) -> Iterator[Sample]:
+    """Apply the benchmark's sample plan, then --limit, then --shard, deterministically
+    (lazily: `samples` may be a generator)."""
+    selection = config.selections.get(benchmark) if benchmark is not None else None
+    if selection is not None:
+        keep = selection.ids
+        samples = (s for s in samples if s.id in keep)
     chosen: Iterator[Sample] = (
         islice(samples, config.limit) if config.limit is not None else iter(samples)
     )
@@ -168,7 +192,7 @@ def expected_total(
 ) -> int | None:
     """Requests the selected samples will need (for the progress bar), if all are known."""
     total = 0
-    for sample in select_samples(samples, config):
+    for sample in select_samples(samples, config, benchmark.name):
         expected = benchmark.expected_requests(sample)
         if expected is None:
             return None
@@ -202,11 +226,20 @@ def run_benchmark(
         counted = source if isinstance(source, Sequence) else benchmark.iter_samples()
         total = expected_total(benchmark, counted, config)
     bar = (
-        tqdm(total=total, desc=benchmark.name, unit="req", file=sys.stderr, dynamic_ncols=True)
+        tqdm(
+            total=total,
+            desc=config.progress_prefix.get(benchmark.name, "") + benchmark.name,
+            unit="req",
+            file=sys.stderr,
+            dynamic_ncols=True,
+        )
         if config.progress
         else None
     )
-    resolver = _Resolver(backend, cache, config.batch_size or backend.default_batch_size(), bar)
+    bars = [b for b in (bar, config.overall if config.progress else None) if b is not None]
+    resolver = _Resolver(
+        backend, cache, config.batch_size or backend.default_batch_size(), _Bars(bars)
+    )
     records: list[SampleRecord] = []
     table = CompactTable(kept_data_keys(benchmark))
     exchange_digests: list[str] = []
@@ -222,7 +255,7 @@ def run_benchmark(
 
     scheduler = Scheduler(
         benchmark,
-        select_samples(source, config),
+        select_samples(source, config, benchmark.name),
         backend.conversation_window(),
         finished,
     )
@@ -262,6 +295,7 @@ def run_benchmark(
         requests_cached=resolver.counters.cached,
         requests_failed=resolver.counters.failed,
         wall_time_s=round(time.perf_counter() - started, 3),
+        sample_plan=plan.plan if (plan := config.selections.get(benchmark.name)) else None,
     )
     result.validity = check_validity(
         result,

@@ -6,6 +6,7 @@ See docs/benchmarks/bbnli.md. The benchmark class is `benchmark.BBNLI`; the meas
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="bbnli",
@@ -26,4 +27,12 @@ SPEC = BenchmarkSpec(
         "extend-filter": "biasaudit.benchmarks.bbnli.analyses:EXTEND_FILTER",
         "extend-finish": "biasaudit.benchmarks.bbnli.analyses:EXTEND_FINISH",
     },
+    suites=SuiteDecl(
+        strata=("domain", "subtopic"),
+        unit="pair",
+        cover=("stance",),
+        demo=SuiteEntry(size=3, strata=("domain",), cover=()),
+        quick=SuiteEntry(size=48),
+        standard=SuiteEntry(size=160),
+    ),
 )

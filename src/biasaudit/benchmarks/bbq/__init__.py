@@ -5,6 +5,7 @@ the authors' target derivation live in `biasaudit.datasets.bbq`; formulas in `me
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="bbq",
@@ -19,4 +20,13 @@ SPEC = BenchmarkSpec(
     profile="biasaudit.benchmarks.bbq.profile:PROFILE",
     report_view="biasaudit.benchmarks.bbq.report_view:sections",
     analyses={"reproduce": "biasaudit.benchmarks.bbq.reproduce:ANALYSIS"},
+    suites=SuiteDecl(
+        strata=("category_slice", "context_condition", "question_polarity"),
+        cover=("context_alignment", "label_type"),
+        demo=SuiteEntry(
+            size=11, strata=("category",), cover=("context_condition", "question_polarity")
+        ),
+        quick=SuiteEntry(size=180),
+        standard=SuiteEntry(size=1200),
+    ),
 )

@@ -1,6 +1,7 @@
 """BEADs (Bias Evaluation Across Domains; Raza et al., arXiv 2406.04220)."""
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="beads",
@@ -18,4 +19,14 @@ SPEC = BenchmarkSpec(
         "debias": "biasaudit.benchmarks.beads.debias:DEBIAS",
         "train-spans": "biasaudit.benchmarks.beads.spantagger:TRAIN_SPANS",
     },
+    suites=SuiteDecl(
+        strata=("gold", "dimension"),
+        demo=SuiteEntry(size=20),
+        quick=SuiteEntry(size=100),
+        standard=SuiteEntry(size=400),
+        requires={
+            "data": "BEADs is gated on the hub (shainar/BEAD): pass -O beads.data=FOLDER with "
+            "the released files (the default demo set is hand-written, not BEADs)"
+        },
+    ),
 )

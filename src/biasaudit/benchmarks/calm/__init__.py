@@ -5,6 +5,7 @@ Bias" (arXiv 2308.12539). The benchmark class is `biasaudit.benchmarks.calm.benc
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="calm",
@@ -25,4 +26,16 @@ SPEC = BenchmarkSpec(
         "perturb": "biasaudit.benchmarks.calm.analyses:PERTURB",
         "diversity": "biasaudit.benchmarks.calm.analyses:DIVERSITY",
     },
+    suites=SuiteDecl(
+        strata=("task", "source_dataset"),
+        unit="template",
+        cover=("attribute", "group"),
+        demo=SuiteEntry(
+            size=3, strata=("task",), options={"name_limit": 1, "answer_space": "strip"}
+        ),
+        quick=SuiteEntry(
+            size=9, strata=("task",), options={"name_limit": 1, "answer_space": "strip"}
+        ),
+        standard=SuiteEntry(size=16, options={"name_limit": 2, "answer_space": "strip"}),
+    ),
 )

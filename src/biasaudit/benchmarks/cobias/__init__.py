@@ -8,6 +8,7 @@ Scoring (`benchmark.COBIAS`), context-addition points and context generation
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="cobias",
@@ -32,4 +33,10 @@ SPEC = BenchmarkSpec(
         "ensemble": "biasaudit.benchmarks.cobias.analyses_data:ENSEMBLE",
         "human-agreement": "biasaudit.benchmarks.cobias.analyses_data:HUMAN_AGREEMENT",
     },
+    suites=SuiteDecl(
+        strata=(),
+        demo=SuiteEntry(size=10, options={"n_versions": 5}),
+        quick=SuiteEntry(size=30, options={"n_versions": 10}),
+        standard=SuiteEntry(size=100, options={"n_versions": 35}),
+    ),
 )

@@ -5,6 +5,7 @@ formulas are in `metrics`; the reader is `biasaudit.datasets.crows_pairs`.
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="crows_pairs",
@@ -17,4 +18,10 @@ SPEC = BenchmarkSpec(
     sources="biasaudit.benchmarks.crows_pairs:sources.json",
     docs="docs/benchmarks/crows_pairs.md",
     profile="biasaudit.benchmarks.crows_pairs.profile:PROFILE",
+    suites=SuiteDecl(
+        strata=("bias_type", "direction"),
+        demo=SuiteEntry(size=18),
+        quick=SuiteEntry(size=180),
+        standard=SuiteEntry(size=600),
+    ),
 )

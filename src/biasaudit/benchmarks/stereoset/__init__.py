@@ -6,6 +6,7 @@ See docs/benchmarks/stereoset.md. The benchmark class is `benchmark.StereoSet`; 
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="stereoset",
@@ -18,4 +19,10 @@ SPEC = BenchmarkSpec(
     sources="biasaudit.benchmarks.stereoset:sources.json",
     docs="docs/benchmarks/stereoset.md",
     profile="biasaudit.benchmarks.stereoset.profile:PROFILE",
+    suites=SuiteDecl(
+        strata=("bias_type", "split"),
+        demo=SuiteEntry(size=16),
+        quick=SuiteEntry(size=160),
+        standard=SuiteEntry(size=800),
+    ),
 )

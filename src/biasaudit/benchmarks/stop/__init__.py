@@ -6,6 +6,7 @@ alignment fine-tuning export in `finetune`.
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="stop",
@@ -30,4 +31,11 @@ SPEC = BenchmarkSpec(
         # benchmark itself is stop_downstream
         "downstream-prompts": "biasaudit.benchmarks.stop_downstream.analyses:DOWNSTREAM_PROMPTS",
     },
+    suites=SuiteDecl(
+        strata=("severity", "demographic"),
+        cover=("sub_demographic",),
+        demo=SuiteEntry(size=9, strata=("severity",), cover=("demographic",)),
+        quick=SuiteEntry(size=54),
+        standard=SuiteEntry(size=150),
+    ),
 )

@@ -6,6 +6,7 @@ items and reply kinds are in `protocol`, the prompts in `prompts`, the two-run c
 """
 
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="stop_downstream",
@@ -20,4 +21,10 @@ SPEC = BenchmarkSpec(
         "compare": "biasaudit.benchmarks.stop_downstream.analyses:COMPARE",
         "prompts": "biasaudit.benchmarks.stop_downstream.analyses:PROMPTS",
     },
+    suites=SuiteDecl(
+        strata=("task", "category"),
+        demo=SuiteEntry(size=4, strata=("task",)),
+        quick=SuiteEntry(size=52),
+        standard=SuiteEntry(size=260),
+    ),
 )

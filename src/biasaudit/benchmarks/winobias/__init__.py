@@ -1,4 +1,5 @@
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="winobias",
@@ -8,4 +9,12 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.winobias.task:WinoBias",
     sources="biasaudit.benchmarks.winobias:sources.json",
     docs="docs/benchmarks/winobias.md",
+    suites=SuiteDecl(
+        strata=("type", "split"),
+        cover=("stereotype", "pronoun_gender"),
+        unit="pair",
+        demo=SuiteEntry(size=4),
+        quick=SuiteEntry(size=40),
+        standard=SuiteEntry(size=200),
+    ),
 )

@@ -1,0 +1,125 @@
+"""The `biasaudit audit` command (registered by `biasaudit.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from biasaudit.suites import SUITES
+
+#: Exit status of an audit that finished but is not complete (as `biasaudit run`'s).
+EXIT_INCOMPLETE = 3
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from biasaudit.audit.run import audit
+    from biasaudit.options import parse_cli_pairs
+    from biasaudit.plugin import names
+    from biasaudit.runner.runner import parse_shard
+
+    chosen = [b.strip() for b in args.benchmarks.split(",") if b.strip()] if args.benchmarks else []
+    runs = audit(
+        args.model or ["embedded"],
+        args.suite,
+        args.output,
+        benchmarks=chosen or None,
+        options=_options(args.option, chosen or names()),
+        model_args=parse_cli_pairs(args.model_arg),
+        data_dir=args.data_dir,
+        seed=args.seed,
+        cache_path=args.cache,
+        use_cache=not args.no_cache,
+        batch_size=args.batch_size,
+        shard=parse_shard(args.shard) if args.shard else None,
+        resume=args.resume,
+        overwrite=args.overwrite,
+        progress=not args.quiet,
+        max_failed_samples=args.max_failed_samples,
+    )
+    for item in runs:
+        print_summary(item.info)
+    where = args.output if len(runs) == 1 else f"{args.output}/<model>"
+    print(f"\nwrote {where}/audit.json, results.json and samples.jsonl")
+    print(f"next: biasaudit report {args.output} -o {args.output}/report.html")
+    bad = [r for r in runs if r.info.status != "complete"]
+    for item in bad:
+        print(
+            f"biasaudit: {item.info.status} audit of {item.info.models[0]} "
+            f"(rerun the same command with --resume to retry)",
+            file=sys.stderr,
+        )
+    return EXIT_INCOMPLETE if bad else 0
+
+
+def _options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[str, Any]]:
+    from biasaudit.options import parse_benchmark_options
+
+    return parse_benchmark_options(pairs, benchmarks)
+
+
+def print_summary(info: Any) -> None:
+    """The suite's benchmarks, one line each: status, samples, plan, reason."""
+    from biasaudit.textfmt import format_table
+
+    rows = []
+    for b in info.benchmarks:
+        plan = b.sample_plan
+        drawn = f"{plan.n_units}/{plan.n_units_total} {plan.unit or 'samples'}" if plan else "all"
+        drawn = "-" if b.status == "skipped" else drawn
+        rows.append([b.name, b.status, b.n_samples, drawn, f"{b.wall_time_s:.0f}", b.reason or ""])
+    print(f"\naudit of {info.models[0]} ({info.suite} suite): {info.status}")
+    print(format_table(["benchmark", "status", "samples", "drawn", "wall_s", "reason"], rows))
+
+
+def register(sub: Any, data_parent: argparse.ArgumentParser) -> None:
+    audit = sub.add_parser(
+        "audit",
+        parents=[data_parent],
+        help="audit a model with every benchmark it can serve (a suite)",
+        description="Run a suite of every benchmark the model can serve into one audit "
+        "folder per model (see docs/audit.md).",
+    )
+    audit.add_argument(
+        "--model",
+        "-m",
+        action="append",
+        metavar="SPEC",
+        help="model spec (default: embedded); repeat for several models",
+    )
+    audit.add_argument(
+        "--suite",
+        choices=SUITES,
+        default="quick",
+        help="demo (minutes), quick (default), standard, or full (every item)",
+    )
+    audit.add_argument(
+        "--benchmarks", metavar="A,B", help="only these benchmarks (default: all installed)"
+    )
+    audit.add_argument(
+        "--model-arg",
+        "-M",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="backend argument, e.g. n_threads=1 (repeatable)",
+    )
+    audit.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="BENCHMARK.KEY=VALUE",
+        help="benchmark option over the suite's (repeatable), e.g. beads.data=FOLDER",
+    )
+    audit.add_argument("--output", "-o", required=True, help="the audit folder")
+    audit.add_argument("--seed", type=int, default=0, help="draws the samples and decodes")
+    audit.add_argument("--batch-size", type=int)
+    audit.add_argument("--shard", metavar="i/N", help="every N-th sample of every benchmark")
+    audit.add_argument("--resume", action="store_true", help="continue an audit in --output")
+    audit.add_argument("--overwrite", action="store_true", help="replace an audit in --output")
+    audit.add_argument("--cache", help="response cache file (default ~/.cache/biasaudit)")
+    audit.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    audit.add_argument("--max-failed-samples", type=int, default=0, metavar="N")
+    audit.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    audit.set_defaults(func=cmd_audit)
