@@ -26,7 +26,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(autouse=True)
 def fake_backend(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(BACKENDS._paths, "fake", "tests.conformance.fake_backend:FakeBackend")
+    monkeypatch.setitem(BACKENDS._paths, "fake", "biasaudit.testing.fake_backend:FakeBackend")
     monkeypatch.setitem(BACKENDS._descriptions, "fake", "conformance fake")
     yield
 

@@ -25,7 +25,8 @@ def test_crows_pairs_causal_run(tmp_path: Path, data_dir: Path) -> None:
         progress=False,
     )
     result = run.benchmark("crows_pairs")
-    assert result.options["scorer"] == "auto" and result.requests_failed == 0
+    # "auto" is recorded as the scorer it resolved to (a causal model: log-likelihood)
+    assert result.options["scorer"] == "loglikelihood" and result.requests_failed == 0
     preferred = []
     for record in iter_samples(tmp_path):
         more, less = (e.response for e in record.exchanges)

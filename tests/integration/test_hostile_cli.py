@@ -24,7 +24,7 @@ REFUSED: dict[str, tuple[list[str], str]] = {
         "extra_body.meta.note.0 holds what looks like a secret",
     ),
     "bearer header value": (["stop", "-M", 'extra_body={"x": "Bearer abcdefghij"}'], "secret"),
-    "a benchmark named twice": (["stop", "stop"], "'stop' is named twice"),
+    "a benchmark named twice": (["stop", "stop"], "named twice: stop"),
     "--resume with --overwrite": (["stop", "--resume", "--overwrite"], "contradict"),
     "temperature inf": (["stop", "-O", "temperature=inf"], "'temperature' for stop: must be"),
     "temperature -inf": (["stop", "-O", "temperature=-inf"], "temperature"),

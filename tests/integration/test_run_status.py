@@ -31,7 +31,9 @@ PROBE_POSTS = 2
 def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
     code = main(argv)
     err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-    return code, err
+    # A 3-sample run is below the validity gates' minimum n: `run` says so on stderr (exit 0
+    # without --strict); those notices are not the status lines these tests are about.
+    return code, [line for line in err if "is not measurable:" not in line]
 
 
 def stop_argv(url: str, out: Path, data_dir: Path, *extra: str) -> list[str]:

@@ -298,6 +298,8 @@ class OpenAIBackend(Backend):
         if all(s.loglikelihood_problem is None for s in servers):
             capabilities.add(Capability.LOGLIKELIHOOD)
         self.capabilities = frozenset(capabilities)
+        #: guided_choice probe: None not yet probed, "" supported, else why not
+        self._choice_problem: str | None = None
         #: Base URLs that failed the start-up checks (why); re-probed in the background.
         self.down_at_start = dict(down or {})
         self._reprober = Reprober(self._probe, self._may_serve, transport.enable)
@@ -317,8 +319,6 @@ class OpenAIBackend(Backend):
         same = info.served_model == self.servers[0].served_model
         loglik = Capability.LOGLIKELIHOOD not in self.capabilities
         return same and (loglik or info.loglikelihood_problem is None)
-        #: guided_choice probe: None not yet probed, "" supported, else why not
-        self._choice_problem: str | None = None
 
     @classmethod
     def check_spec(cls, target: str, args: dict[str, Any]) -> None:

@@ -175,8 +175,9 @@ def expand_audit_dirs(paths: list[str]) -> list[str]:
 
     out: list[str] = []
     for path in paths:
-        if (Path(path) / "results.json").is_file() or not Path(path).is_dir():
-            out.append(path)  # a run folder, or a missing path that load_run reports
+        folder = Path(path)
+        if not folder.is_dir() or any((folder / f).is_file() for f in ("results.json", "run.json")):
+            out.append(path)  # a run folder (finished or live), or a path load_run reports
         else:
             out += [str(p) for p in model_dirs(path)]
     return out
