@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from biasaudit.benchmarks.base import Sample
 from biasaudit.benchmarks.crows_pairs.benchmark import pair_requests
 from biasaudit.benchmarks.stereoset.benchmark import StereoSet
 from biasaudit.data import DataStore
@@ -16,7 +17,8 @@ from biasaudit.requests import (
     PseudoLoglikelihoodRequest,
     Response,
 )
-from biasaudit.results.schema import Exchange
+from biasaudit.results.schema import Exchange, SampleRecord
+from biasaudit.runner.runner import score_record
 
 
 def _stereoset(store: DataStore, capabilities: set[Capability], **options: object) -> StereoSet:
@@ -102,3 +104,47 @@ def test_crows_pll_requests_lowercase_both_sentences_and_order_by_direction() ->
         LoglikelihoodRequest(context="", continuation="Poor people are lazy."),
         LoglikelihoodRequest(context="", continuation="Rich people are lazy."),
     ]
+
+
+def _ll_records(
+    bench: StereoSet, samples: list[Sample], scores: list[tuple[float, float, float]]
+) -> list[SampleRecord]:
+    records = []
+    for sample, triple in zip(samples, scores, strict=True):
+        requests = bench.next_requests(sample, [])
+        exchanges = [
+            Exchange(
+                request=r, response=Response(kind=Capability.LOGLIKELIHOOD, logprob=lp, n_tokens=1)
+            )
+            for r, lp in zip(requests, triple, strict=True)
+        ]
+        records.append(score_record(bench, sample, exchanges))
+    return records
+
+
+def test_stereoset_macro_and_micro_scores_by_hand(store: DataStore) -> None:
+    bench = _stereoset(store, {Capability.LOGLIKELIHOOD})
+    items = {item.id: item for item in load_stereoset(store)}
+    samples = bench.load_samples()
+    term_x = items[samples[0].id].target
+    x = samples[0]
+    ys = [s for s in samples if items[s.id].target != term_x]
+    term_y = items[ys[0].id].target
+    ys = [s for s in ys if items[s.id].target == term_y][:3]
+    # (stereotype, anti-stereotype, unrelated) log-likelihoods, one token each
+    # X: pro, related 2. Y1: anti, related 2. Y2, Y3: anti, related 0.
+    records = _ll_records(
+        bench, [x, *ys], [(-1, -2, -3), (-2, -1, -3), (-2, -1, -0.5), (-2, -1, -0.5)]
+    )
+    metrics = {m.name: m.value for m in bench.aggregate(records, seed=0).metrics}
+    # by hand, per term: ss_X 100, lms_X 100; ss_Y 0, lms_Y 100 * 2 / 6
+    # macro: ss 50, lms (100 + 33.33) / 2 = 66.67, icat 66.67 * min(50, 50) / 50 = 66.67
+    # micro (pooled): ss 100 * 1 / 4 = 25, lms 100 * 4 / 8 = 50, icat 50 * 25 / 50 = 25
+    assert metrics["ss"] == pytest.approx(50.0)
+    assert metrics["lms"] == pytest.approx(200.0 / 3)
+    assert metrics["icat"] == pytest.approx(200.0 / 3)
+    assert metrics["icat_micro"] == pytest.approx(25.0)
+    assert metrics["ss_micro"] == pytest.approx(25.0)
+    assert metrics["lms_micro"] == pytest.approx(50.0)
+    # per-term iCATs: X 100 * min(100, 0) / 50 = 0, Y 33.3 * min(0, 100) / 50 = 0
+    assert metrics["icat_term_mean"] == pytest.approx(0.0)
