@@ -148,3 +148,35 @@ def test_stereoset_macro_and_micro_scores_by_hand(store: DataStore) -> None:
     assert metrics["lms_micro"] == pytest.approx(50.0)
     # per-term iCATs: X 100 * min(100, 0) / 50 = 0, Y 33.3 * min(0, 100) / 50 = 0
     assert metrics["icat_term_mean"] == pytest.approx(0.0)
+
+
+def test_crows_metric_score_has_a_noise_floor_that_sees_a_planted_gap(store: DataStore) -> None:
+    from biasaudit.benchmarks.crows_pairs.benchmark import CrowsPairs
+
+    bench = CrowsPairs.from_dict({"scorer": "loglikelihood"}, store)
+    samples = bench.load_samples()
+    race = [s for s in samples if s.groups["bias_type"] == "race-color"][:20]
+    gender = [s for s in samples if s.groups["bias_type"] == "gender"][:20]
+    records = []
+    for sample in race + gender:
+        # race pairs: sent_more scores higher; gender pairs: sent_less does
+        more, less = (-10.0, -20.0) if sample in race else (-20.0, -10.0)
+        requests = bench.next_requests(sample, [])
+        exchanges = [
+            Exchange(
+                request=r, response=Response(kind=Capability.LOGLIKELIHOOD, logprob=lp, n_tokens=5)
+            )
+            for r, lp in zip(requests, (more, less), strict=True)
+        ]
+        records.append(score_record(bench, sample, exchanges))
+    metric = next(m for m in bench.aggregate(records, seed=0).metrics if m.name == "metric_score")
+    assert metric.value == pytest.approx(50.0)  # by hand: 20 of 40 pairs prefer sent_more
+    breakdown = next(b for b in metric.breakdowns if b.by == "bias_type")
+    assert {g.group: g.value for g in breakdown.groups} == {"race-color": 100.0, "gender": 0.0}
+    assert breakdown.gap == pytest.approx(100.0)
+    floor = breakdown.noise_floor
+    assert floor is not None and floor.observed == pytest.approx(100.0)
+    # a 20/20 split separated perfectly: exact permutation p = 2 / C(40, 20) ~ 1.5e-11, so
+    # no shuffle reaches the observed gap and p is the minimum 1 / (1 + n_permutations)
+    assert floor.p_value == pytest.approx(1.0 / (1 + floor.n_permutations))
+    assert floor.null_p95 is not None and floor.null_p95 < 100.0
