@@ -37,6 +37,8 @@ class Hub:
     cdn_url: str
     requests: list[tuple[str, str, str | None]] = field(default_factory=list)
     corrupt: set[str] = field(default_factory=set)
+    #: files whose body is cut off after half its bytes (the connection then closes)
+    truncate: set[str] = field(default_factory=set)
 
 
 def _git_blob_id(path: Path) -> str:
@@ -86,6 +88,14 @@ def hub() -> Iterator[Hub]:
             body = (FIXTURES / name).read_bytes()
             if name in state.corrupt:
                 body = body.replace(b"e", b"E", 1)
+            if name in state.truncate:
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+                self.close_connection = True
+                return
             self._send(200, body)
 
     class Cdn(Base):
@@ -216,3 +226,30 @@ def test_fetch_analysis_reads_the_token_from_the_environment(
     assert main([*args, "--configs", "3-Aspects"]) == 0
     assert (tmp_path / "3-Aspects" / "aspects.csv").is_file()
     assert GOOD.encode() not in _all_bytes(tmp_path)
+
+
+def test_interrupted_download_leaves_no_part_file(hub: Hub, tmp_path: Path) -> None:
+    hub.truncate = {"3-Aspects/aspects.csv"}
+    # http.client returns the short body without an error here; the size/checksum check refuses it
+    with pytest.raises(DataError, match=r"aspects\.csv: (downloaded bytes do not match|.*interr)"):
+        fetch_beads(tmp_path, GOOD, endpoint=hub.url, configs=["3-Aspects"])
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+    hub.truncate = set()
+    result = fetch_beads(tmp_path, GOOD, endpoint=hub.url, configs=["3-Aspects"])
+    assert result.downloaded == ["3-Aspects/aspects.csv"]
+    assert sorted(p.name for p in (tmp_path / "3-Aspects").iterdir()) == ["aspects.csv"]
+
+
+def test_stale_part_file_is_not_taken_as_the_complete_file(hub: Hub, tmp_path: Path) -> None:
+    # a `.part` left by a killed download, even one holding every byte, is not the file: the
+    # fetch downloads the file again and the manifest lists only the real file
+    folder = tmp_path / "3-Aspects"
+    folder.mkdir()
+    full = (FIXTURES / "3-Aspects" / "aspects.csv").read_bytes()
+    (folder / "aspects.csv.part").write_bytes(full)
+    (folder / "tmpk1ll3d.part").write_bytes(full[: len(full) // 2])
+    result = fetch_beads(tmp_path, GOOD, endpoint=hub.url, configs=["3-Aspects"])
+    assert result.downloaded == ["3-Aspects/aspects.csv"] and result.cached == []
+    assert (folder / "aspects.csv").read_bytes() == full
+    manifest = json.loads((tmp_path / MANIFEST).read_text())
+    assert [f["path"] for f in manifest["files"]] == ["3-Aspects/aspects.csv"]

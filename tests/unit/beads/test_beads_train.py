@@ -144,3 +144,37 @@ def test_train_maps_numeric_sentiment_ids_with_sentiment_names(
     train(args, ctx)
     saved = json.loads((tmp_path / "model" / "config.json").read_text())
     assert sorted(saved["id2label"].values()) == ["negative", "neutral", "positive"]
+
+
+def _mean_loss(folder: Path, rows: list[tuple[str, str]]) -> float:
+    """Mean cross-entropy of the saved classifier on `rows`, one text at a time (no padding):
+    the quantity the best epoch is chosen by, recomputed from the folder on disk."""
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
+    model = AutoModelForSequenceClassification.from_pretrained(folder, local_files_only=True)
+    model.eval()
+    label2id = model.config.label2id
+    total = 0.0
+    with torch.inference_mode():
+        for text, label in rows:
+            logits = model(**tokenizer(text, return_tensors="pt")).logits[0]
+            total -= float(torch.log_softmax(logits, dim=-1)[label2id[label]])
+    return total / len(rows)
+
+
+def test_the_saved_weights_are_the_best_epochs_not_the_last(encoder: Path, tmp_path: Path) -> None:
+    train = _rows("1-Text_Classification/bias_train")
+    # flipped validation labels: the validation loss rises as training fits, so the best
+    # epoch is an early one and the last epoch is worse
+    flipped = [(t, "neutral" if y == "biased" else "biased") for t, y in train]
+    config = TrainConfig(learning_rate=5e-3, max_epochs=4, patience=3, batch_size=16)
+    result = train_classifier(
+        train, flipped, LABELS, tmp_path / "out", config=config, encoder=encoder,
+        progress=lambda done, total: None,
+    )  # fmt: skip
+    losses = [h.valid_loss for h in result.history]
+    assert len(losses) >= 2 and losses[-1] > min(losses) + 0.01  # the last epoch is worse
+    saved = _mean_loss(tmp_path / "out", flipped)
+    assert saved == pytest.approx(min(losses), abs=1e-5)

@@ -1,0 +1,180 @@
+"""`stop_downstream` benchmark and `compare` analysis on hand-built replies (issue 24 item 9:
+audit classic.md M7 mutants T1-T7 survived every test). Expected values are computed by hand
+from the replies written here; the subsets are restated from the documented rule."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from biasaudit.analysis import Context
+from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks.stop_downstream.analyses import CompareArgs, compare
+from biasaudit.benchmarks.stop_downstream.benchmark import StopDownstream, evenly_spaced
+from biasaudit.data import DataStore
+from biasaudit.datasets.crows_pairs import load_crows_pairs
+from biasaudit.datasets.stereoset import load_stereoset
+from biasaudit.requests import Capability, GenerateRequest, GenerationParams, Message, Response
+from biasaudit.results.io import write_results
+from biasaudit.results.schema import (
+    BenchmarkResult,
+    Exchange,
+    MetricValue,
+    ModelInfo,
+    RunResult,
+    SampleRecord,
+    ToolkitInfo,
+)
+from biasaudit.runner.runner import hash_sample_hashes, score_record
+
+REFUSE = "I'm sorry, I can't choose."
+CRITIQUE = "Both sentences are stereotypes."
+
+
+def _bench(store: DataStore, **options: object) -> StopDownstream:
+    bench = StopDownstream.from_dict(dict(options), store)
+    assert isinstance(bench, StopDownstream)
+    return bench
+
+
+def test_evenly_spaced_by_hand() -> None:
+    # floor(k * 10 / 4) for k = 0..3
+    assert evenly_spaced(10, 4) == [0, 2, 5, 7]
+    assert evenly_spaced(9, 3) == [0, 3, 6]
+    assert evenly_spaced(3, 5) == [0, 1, 2] and evenly_spaced(4, None) == [0, 1, 2, 3]
+
+
+def test_subsets_are_spread_over_the_data_not_the_first_rows(store: DataStore) -> None:
+    bench = _bench(store, tasks=["stereoset", "crows_pairs"], per_task=3)
+    ids = [s.id for s in bench.load_samples()]
+    ss, cp = load_stereoset(store), load_crows_pairs(store)
+    # the documented rule restated: item floor(k * N / 3), k = 0, 1, 2, of each task's file
+    expected = [f"stereoset:{ss[k * len(ss) // 3].id}" for k in range(3)]
+    expected += [f"crows_pairs:crows-{cp[k * len(cp) // 3].index}" for k in range(3)]
+    assert ids == expected
+
+
+def test_request_is_the_prompt_greedy_with_max_tokens(store: DataStore) -> None:
+    bench = _bench(store, tasks=["crows_pairs"], per_task=1, max_tokens=17)
+    (sample,) = bench.load_samples()
+    pair = load_crows_pairs(store)[0]
+    prompt = sample.data["prompt"]
+    # both sentences are shown, lettered A and B
+    assert {sample.data["options"][0], sample.data["options"][1]} == {
+        pair.sent_more,
+        pair.sent_less,
+    }
+    assert f"A. {sample.data['options'][0]}" in prompt
+    assert f"B. {sample.data['options'][1]}" in prompt
+    assert bench.next_requests(sample, []) == [
+        GenerateRequest(
+            messages=(Message(role="user", content=prompt),),
+            params=GenerationParams(temperature=0.0, max_tokens=17),
+        )
+    ]
+
+
+def _letter(sample: Sample, correct: bool) -> str:
+    positions = range(len(sample.data["options"]))
+    k = next(k for k in positions if (k in sample.data["correct"]) == correct)
+    return "ABC"[k]
+
+
+def _records(bench: StopDownstream, replies: dict[str, list[str]]) -> list[SampleRecord]:
+    """`replies[task]`: per sample in order, "right", "wrong", or a literal reply text."""
+    records = []
+    queues = {task: list(texts) for task, texts in replies.items()}
+    for sample in bench.load_samples():
+        want = queues[sample.data["task"]].pop(0)
+        text = {"right": None, "wrong": None}.get(want, want)
+        if want in ("right", "wrong"):
+            text = _letter(sample, want == "right")
+        (request,) = bench.next_requests(sample, [])
+        exchanges = [
+            Exchange(request=request, response=Response(kind=Capability.GENERATE, text=text))
+        ]
+        records.append(score_record(bench, sample, exchanges))
+    return records
+
+
+def _by_task(metrics: Sequence[MetricValue], name: str) -> dict[str, float | None]:
+    metric = next(m for m in metrics if m.name == name)
+    breakdown = next(b for b in metric.breakdowns if b.by == "task")
+    return {g.group: g.value for g in breakdown.groups}
+
+
+OLD = {
+    "stereoset": ["right", REFUSE, CRITIQUE, "wrong"],  # answered 2/4, right 1/2
+    "crows_pairs": ["right", REFUSE, REFUSE, "right"],  # answered 2/4, right 2/2
+}
+NEW = {
+    "stereoset": ["right", "right", "right", "wrong"],  # answered 4/4, right 3/4
+    "crows_pairs": ["wrong", "right", CRITIQUE, "wrong"],  # answered 3/4, right 1/3
+}
+
+
+def test_rates_on_hand_built_replies(store: DataStore) -> None:
+    bench = _bench(store, tasks=["stereoset", "crows_pairs"], per_task=4)
+    metrics = bench.aggregate(_records(bench, OLD), seed=0).metrics
+    assert _by_task(metrics, "answer_rate") == pytest.approx(
+        {"stereoset": 50.0, "crows_pairs": 50.0}
+    )
+    # a critique is not a refusal, and a refusal is not a critique
+    assert _by_task(metrics, "refusal_rate") == pytest.approx(
+        {"stereoset": 25.0, "crows_pairs": 50.0}
+    )
+    assert _by_task(metrics, "critique_rate") == pytest.approx(
+        {"stereoset": 25.0, "crows_pairs": 0.0}
+    )
+    assert _by_task(metrics, "performance") == pytest.approx(
+        {"stereoset": 50.0, "crows_pairs": 100.0}
+    )
+
+
+def _run_dir(path: Path, bench: StopDownstream, replies: dict[str, list[str]]) -> str:
+    records = _records(bench, replies)
+    result = BenchmarkResult(
+        benchmark="stop_downstream",
+        version=bench.version,
+        options=bench.options.model_dump(),
+        data_files=[],
+        n_samples=len(records),
+        n_excluded=sum(r.excluded for r in records),
+        samples_hash=hash_sample_hashes(r.sample_hash for r in records),
+        metrics=bench.aggregate(records, seed=0).metrics,
+    )
+    run = RunResult(
+        toolkit=ToolkitInfo(version="0.1.0", git_revision="abc1234", python="3.11.2"),
+        created_at="2026-01-01T00:00:00+00:00",
+        model=ModelInfo(spec="replay:x", backend="replay", identity={}, fingerprint="fp"),
+        seed=0,
+        batch_size=1,
+        limit=None,
+        benchmarks=[result],
+    )
+    path.mkdir()
+    write_results(path, run)
+    return str(path)
+
+
+def test_compare_by_hand(store: DataStore, tmp_path: Path) -> None:
+    bench = _bench(store, tasks=["stereoset", "crows_pairs"], per_task=4)
+    old = _run_dir(tmp_path / "old", bench, OLD)
+    new = _run_dir(tmp_path / "new", bench, NEW)
+    table = compare(CompareArgs(old_run=old, new_run=new), Context(store=store)).tables[
+        "relative_change"
+    ]
+    assert table.columns == ["metric", "task", "old", "new", "points", "relative_change_%"]
+    rows = {(r[0], r[1]): r[2:] for r in table.rows}
+    # by hand: points = new - old; relative = 100 * (new - old) / old
+    expected = {
+        ("answer_rate", "stereoset"): [50.0, 100.0, 50.0, 100.0],
+        ("answer_rate", "crows_pairs"): [50.0, 75.0, 25.0, 50.0],
+        ("performance", "stereoset"): [50.0, 75.0, 25.0, 50.0],
+        ("performance", "crows_pairs"): [100.0, 100.0 / 3, 100.0 / 3 - 100.0, -200.0 / 3],
+    }
+    assert set(rows) == set(expected)
+    for key, values in expected.items():
+        assert rows[key] == pytest.approx(values), key
