@@ -67,3 +67,28 @@ def test_a_partial_run_shows_its_banner(stop_run: Path, tmp_path: Path) -> None:
     text = rendered.text
     assert "partial run." in text and "not finished: calm (finished: stop)" in text
     assert text.index("partial run.") < text.index("Overview")
+
+
+def test_the_report_opens_with_the_profile_and_shows_no_gated_value(
+    stop_run: Path, tmp_path: Path
+) -> None:
+    """Issue 20: the first thing on the page is the bias profile (heat map, verdict table,
+    validity gates); a 4-sample STOP run is below the gates' minimum n, so every profile row
+    says 'not measurable' and carries no effect value."""
+    import re
+
+    page = tmp_path / "profile.html"
+    page.write_text(build_html(load_runs([stop_run])), encoding="utf-8")
+    html_text = page.read_text(encoding="utf-8")
+    assert html_text.index('<section id="profile">') < html_text.index('<section id="overview">')
+    assert "<svg" in html_text[: html_text.index('<section id="overview">')]  # the heat map
+    rendered = render(page)
+    assert rendered.requests == [] and rendered.console_errors == []
+    text = rendered.text
+    start = text.index("Bias profile:")  # the section's heading (the contents list comes first)
+    profile = text[start : text.index("Overview", start)]
+    assert "verdicts (" in profile and "validity gates" in profile
+    gated = [line for line in profile.splitlines() if "not measurable" in line]
+    assert gated, profile
+    for line in gated:  # a reason may hold counts and percentages, never an effect estimate
+        assert not re.search(r"-?\d+\.\d+", line), line
