@@ -55,6 +55,8 @@ def test_every_floor_declaration_is_covered(store: DataStore) -> None:
         if re.search(r"noise_floor=True", path.read_text())
     }
     for name in plugin.names():
+        if not plugin.get_spec(name).benchmark.startswith("biasaudit."):
+            continue  # an installed plug-in (examples/winobias-plugin) is not this project's
         bench = plugin.benchmark_class(name).from_dict({}, store, 0)
         if any(spec.noise_floor for spec in bench.metric_specs()):
             declaring.add(name)

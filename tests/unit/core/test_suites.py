@@ -20,7 +20,9 @@ SIZED = ("demo", "quick", "standard")
 
 
 def test_every_shipped_benchmark_declares_suites() -> None:
-    missing = [name for name, spec in discover().items() if spec.suites is None]
+    # in-tree benchmarks only: an installed plug-in (examples/winobias-plugin) may declare none
+    shipped = {n: s for n, s in discover().items() if s.benchmark.startswith("biasaudit.")}
+    missing = [name for name, spec in shipped.items() if spec.suites is None]
     assert missing == []
     for name in DECLARED:
         decl = discover()[name].suites
