@@ -1,9 +1,13 @@
 """Mutation score per module from mutmut's results (mutants/**/*.meta), for docs/testing.md.
 
-    python scripts/mutation_score.py [--survivors]
+    python scripts/mutation_score.py [--survivors] [--root DIR]
 
 Score = killed / (killed + survived), where killed includes timeouts and mutants caught by
 the type check; mutants not checked yet (an interrupted run) and "no tests" are shown apart.
+Survivors listed in scripts/mutation_equivalents.txt (one mutant name and its reason per
+line) were read and found equivalent (no test can tell them from the original); they are
+counted in the "equivalent" column and left out of the second score, killed / (killed +
+survived - equivalent). `--root` reads another mutmut run's `mutants/` folder.
 """
 
 from __future__ import annotations
@@ -16,6 +20,20 @@ from pathlib import Path
 KILLED = {1, 3, 36, 37, -24, 24, 152, 255}  # failed test, pytest error, timeout, type check
 SURVIVED = {0}
 NO_TESTS = {5, 33}
+EQUIVALENTS = Path(__file__).with_name("mutation_equivalents.txt")
+
+
+def equivalents(path: Path = EQUIVALENTS) -> dict[str, str]:
+    """Mutant name -> why it is equivalent, from the list (blank lines and # comments skipped)."""
+    out: dict[str, str] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, _, reason = line.partition(" ")
+            out[name] = reason.strip()
+    return out
 
 
 def scores(root: Path) -> dict[str, tuple[Counter[str], list[str]]]:
@@ -43,22 +61,36 @@ def scores(root: Path) -> dict[str, tuple[Counter[str], list[str]]]:
     return out
 
 
-def main(argv: list[str]) -> None:
-    table = scores(Path("mutants"))
-    print("| module | mutants | killed | survived | no tests | not checked | score |")
-    print("|---|---|---|---|---|---|---|")
-    for module, (c, _) in table.items():
+def _percent(part: int, whole: int) -> str:
+    return f"{part / whole:.1%}" if whole else "-"
+
+
+def table(root: Path, known: dict[str, str]) -> list[str]:
+    lines = [
+        "| module | mutants | killed | survived | equivalent | no tests | not checked | score |"
+        " score without equivalents |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for module, (c, survivors) in scores(root).items():
+        equivalent = sum(1 for name in survivors if name in known)
         decided = c["killed"] + c["survived"]
-        score = f"{c['killed'] / decided:.1%}" if decided else "-"
-        total = sum(c.values())
-        print(
-            f"| {module} | {total} | {c['killed']} | {c['survived']} | {c['no tests']} | "
-            f"{c['not checked']} | {score} |"
+        lines.append(
+            f"| {module} | {sum(c.values())} | {c['killed']} | {c['survived']} | {equivalent} | "
+            f"{c['no tests']} | {c['not checked']} | {_percent(c['killed'], decided)} | "
+            f"{_percent(c['killed'], decided - equivalent)} |"
         )
+    return lines
+
+
+def main(argv: list[str]) -> None:
+    root = Path(argv[argv.index("--root") + 1]) if "--root" in argv else Path("mutants")
+    known = equivalents()
+    print("\n".join(table(root, known)))
     if "--survivors" in argv:
-        for module, (_, survivors) in table.items():
+        for module, (_, survivors) in scores(root).items():
             for name in survivors:
-                print(f"{module}: {name}")
+                note = f"  (equivalent: {known[name]})" if name in known else ""
+                print(f"{module}: {name}{note}")
 
 
 if __name__ == "__main__":
