@@ -110,7 +110,7 @@ def _mentions(text: str, vocabulary: dict[str, str]) -> list[tuple[int, int, str
     )
     found = []
     for m in pattern.finditer(text):
-        negated = _NEGATION.search(text[max(0, m.start() - 20) : m.start()]) is not None
+        negated = _NEGATION.search(text, 0, m.start()) is not None  # ends where the word starts
         found.append((m.start(), m.end(), vocabulary[m.group(0).lower()], negated))
     return found
 

@@ -1,0 +1,80 @@
+"""Edges of the core reader's rules that the corpora do not reach (mutmut survivors).
+
+Each expectation is read off the reply by hand under the rule the comment names (module
+docstrings of biasaudit.answers.*); none comes from running the reader.
+"""
+
+from __future__ import annotations
+
+from biasaudit.answers import LabelSet, Reason, read_label
+
+NLI = LabelSet(
+    {"True": ("true",), "False": ("false",), "Neither": ("neither",)},
+    {"True": "False", "False": "True"},
+    yes="True",
+    no="False",
+    cannot_tell="Neither",
+)
+
+
+def test_label_set_of_takes_synonyms_of_hyphenated_labels_by_underscore_name() -> None:
+    # a keyword argument cannot hold "-": non-biased's synonyms come as non_biased=...
+    labels = LabelSet.of(["biased", "non-biased"], non_biased=("fair",), biased=("skewed",))
+    assert labels.words == {"biased": ("biased", "skewed"), "non-biased": ("non-biased", "fair")}
+    assert read_label("Fair.", labels).value == "non-biased"
+
+
+def test_vocabulary_lists_every_written_form_in_lower_case() -> None:
+    # each word lower-cased, with "_" read as a space or "-", "-" as a space; a "not_" / "non-"
+    # label also gets un- / not / non- of its base; positive gets its translations
+    labels = LabelSet(
+        {"Entailment": ("Entailment",), "Not_Entailment": ("Not_Entailment",)}
+    ).vocabulary()
+    assert labels == {
+        "entailment": "Entailment",
+        "not_entailment": "Not_Entailment",
+        "not entailment": "Not_Entailment",
+        "not-entailment": "Not_Entailment",
+        "unentailment": "Not_Entailment",
+        "nonentailment": "Not_Entailment",
+    }
+    hyphen = LabelSet({"non-toxic": ("Non-Toxic",), "toxic": ("toxic",)}).vocabulary()
+    assert hyphen == {
+        "non-toxic": "non-toxic",
+        "non toxic": "non-toxic",
+        "untoxic": "non-toxic",
+        "not toxic": "non-toxic",
+        "nontoxic": "non-toxic",
+        "toxic": "toxic",
+    }
+    positive = LabelSet({"Positive": ("Positive",)}).vocabulary()
+    assert positive == {
+        "positive": "Positive",
+        "positiva": "Positive",
+        "positivo": "Positive",
+        "positif": "Positive",
+        "positiv": "Positive",
+        "积极": "Positive",
+        "正面": "Positive",
+    }
+
+
+def test_the_longest_label_word_wins_where_two_start_together() -> None:
+    # "positive and negative" is the mixed label's own word: not positive, then negative
+    labels = LabelSet.of(["positive", "negative", "mixed"], mixed=("positive and negative",))
+    assert read_label("Positive and negative.", labels).value == "mixed"
+
+
+def test_an_echo_before_the_last_colon_is_skipped() -> None:
+    # "Question: true or false: false": the label list sits before the LAST colon
+    assert read_label("Question: true or false: false", NLI).value == "False"
+
+
+def test_yes_no_needs_both_labels_declared() -> None:
+    # only a yes label: a plain "Yes" names no label and cannot be mapped
+    toxic = LabelSet({"toxic": ("toxic",), "fine": ("fine",)}, yes="toxic")
+    reading = read_label("Yes", toxic)
+    assert (reading.outcome, reading.reason) == ("unparsed", Reason.NO_ANSWER)
+    both = LabelSet({"toxic": ("toxic",), "fine": ("fine",)}, yes="toxic", no="fine")
+    assert read_label("Yes", both).value == "toxic"
+    assert read_label("Nope", both).value == "fine"
