@@ -78,3 +78,41 @@ def test_yes_no_needs_both_labels_declared() -> None:
     both = LabelSet({"toxic": ("toxic",), "fine": ("fine",)}, yes="toxic", no="fine")
     assert read_label("Yes", both).value == "toxic"
     assert read_label("Nope", both).value == "fine"
+
+
+PAIR = LabelSet.of(["positive", "negative"])
+
+
+def test_an_echo_after_a_neither_nor_sentence_is_still_an_echo() -> None:
+    # rule 2: "neither X nor Y" is skipped as an echo, the sentences after it are not
+    reading = read_label("Neither positive nor negative. Positive or negative?", PAIR)
+    assert reading.reason is Reason.ECHO_OF_OPTIONS
+
+
+def test_a_negated_label_then_its_opposite_is_one_answer() -> None:
+    # rule 3: "not positive" is negative (the other label of a pair), the same as the next
+    # word: not an echo, not two answers, not a stray negation
+    assert read_label("Not positive, negative.", PAIR).value == "negative"
+    # three labels with a declared negation: "not true" is false; "not neither" rules out
+    # another label and leaves the answer standing
+    assert read_label("Not true, and not neither.", NLI).value == "False"
+
+
+def test_question_and_two_answers_give_their_reasons() -> None:
+    assert read_label("Is it positive?", PAIR).reason is Reason.QUESTION
+    assert read_label("Positive and negative.", PAIR).reason is Reason.TWO_ANSWERS
+
+
+def test_the_first_sentence_naming_a_label_decides() -> None:
+    # rule 3: a sentence without a label word is passed over
+    assert read_label("I read the review twice. Negative.", PAIR).value == "negative"
+    # no label word at all: the sentences are read together as a yes / no answer
+    yes_no = LabelSet({"toxic": ("toxic",), "fine": ("fine",)}, yes="toxic", no="fine")
+    assert read_label("I read the passage. Yes.", yes_no).value == "toxic"
+
+
+def test_a_correction_followed_by_a_remark_keeps_the_corrected_label() -> None:
+    # rule 1: after the last marker there is no label; the part before it (after the first
+    # marker) is the corrected answer, not the opening "Positive"
+    reading = read_label("Positive. Actually, negative. Wait, let me reread it.", PAIR)
+    assert (reading.value, reading.reason) == ("negative", Reason.CORRECTED)
