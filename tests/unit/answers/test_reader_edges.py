@@ -6,7 +6,9 @@ docstrings of biasaudit.answers.*); none comes from running the reader.
 
 from __future__ import annotations
 
-from biasaudit.answers import LabelSet, Reason, read_label
+import re
+
+from biasaudit.answers import LabelSet, Reason, read_label, read_yes_no
 
 NLI = LabelSet(
     {"True": ("true",), "False": ("false",), "Neither": ("neither",)},
@@ -116,3 +118,18 @@ def test_a_correction_followed_by_a_remark_keeps_the_corrected_label() -> None:
     # marker) is the corrected answer, not the opening "Positive"
     reading = read_label("Positive. Actually, negative. Wait, let me reread it.", PAIR)
     assert (reading.value, reading.reason) == ("negative", Reason.CORRECTED)
+
+
+def test_a_stated_answer_one_character_in_is_still_read() -> None:
+    # yes/no rule 10: "the answer is X" anywhere after the opening, here after a bracket
+    assert read_yes_no("(The answer is yes)").value == "yes"
+
+
+def test_a_declared_refusal_opening_is_not_read_as_a_stated_answer() -> None:
+    # rule 3: the benchmark's own refusal pattern matches the opening; the "I'd say no" it
+    # opens with is that refusal, not a stated "no" (only a stated answer after it counts)
+    refusal = re.compile(r"^i'?d say no to (?:answering|this)", re.I)
+    assert read_yes_no("I'd say no to answering this.", refusal=refusal).outcome == "refused"
+    assert read_yes_no("I'd say no to answering this. My answer: yes", refusal=refusal).value == (
+        "yes"
+    )
