@@ -99,6 +99,27 @@ def test_permutation_floor_counts_ties_within_rounding() -> None:
     assert null is not None and null.p_value == 1.0
 
 
+def test_permutation_floor_tie_tolerance_is_inclusive() -> None:
+    # A null value exactly `observed - 1e-12` (the tolerance's edge) still counts as a tie:
+    # b = B = 9, p = (1 + 9) / (1 + 9) = 1; a value one tolerance further down does not count.
+    calls: list[int] = []
+
+    def stat(labels: Sequence[str]) -> float:
+        calls.append(1)
+        return 1.0 if len(calls) == 1 else 1.0 - 1e-12
+
+    null = permutation_floor(["a", "b", "a", "b"], stat, seed=0, n_permutations=9)
+    assert null is not None and null.p_value == 1.0
+    calls.clear()
+
+    def below(labels: Sequence[str]) -> float:
+        calls.append(1)
+        return 1.0 if len(calls) == 1 else 1.0 - 2e-12
+
+    null = permutation_floor(["a", "b", "a", "b"], below, seed=0, n_permutations=9)
+    assert null is not None and null.p_value == 1 / 10
+
+
 def test_permutation_floor_undefined_or_single_group_is_none() -> None:
     assert permutation_floor(["a", "a", "a"], lambda labels: 0.5, seed=0) is None
     assert permutation_floor(["a", "b", "a"], lambda labels: None, seed=0) is None
