@@ -133,3 +133,12 @@ def test_a_declared_refusal_opening_is_not_read_as_a_stated_answer() -> None:
     assert read_yes_no("I'd say no to answering this. My answer: yes", refusal=refusal).value == (
         "yes"
     )
+
+
+def test_think_so_forms() -> None:
+    # yes/no rule 8: "I think so" is yes; "I don't think so" and "I think not" are no
+    assert read_yes_no("I think so.").value == "yes"
+    assert read_yes_no("I believe so").value == "yes"
+    assert read_yes_no("I think not.").value == "no"
+    assert read_yes_no("I don't think so.").value == "no"
+    assert read_yes_no("I do not believe so").value == "no"
