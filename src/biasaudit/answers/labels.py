@@ -8,7 +8,8 @@ true/false are added), and optionally what a negated label means.
 Rules, in order (on the cleaned reply):
 
 1. No text: ``empty``; a self-correction ("Biased. Actually, no: non-biased.") is read as
-   in :mod:`biasaudit.answers.choice`; a refusal opening is ``refused``.
+   in :mod:`biasaudit.answers.choice` (a bare "no" / "yes" after the marker is the set's
+   no / yes label: "Toxic. Actually, no."); a refusal opening is ``refused``.
 2. Question sentences are dropped; a reply that only asks is ``question``. Two different
    labels joined by "or", "/" or a comma ("entailment, neutral or contradiction",
    "positive or negative?") are ``echo_of_options``.
@@ -180,9 +181,10 @@ def read_label(text: str | None, labels: LabelSet) -> Reading:
     parts = split_correction(cleaned)
     if len(parts) > 1:
         for part in parts[:-1]:
-            reading = _read_part(
-                re.sub(r"^(?:no|yes)\b[\s,:;.!—–-]*", "", part, flags=re.I), labels
-            )
+            # "no: non-biased" reads the label; a bare "no" / "yes" (nothing after it) is
+            # the yes / no answer where the set maps one ("Toxic. Actually, no.")
+            rest = re.sub(r"^(?:no|yes)\b[\s,:;.!—–-]*", "", part, flags=re.I)
+            reading = _read_part(rest or part, labels)
             if reading.answered and reading.value:
                 return answer(reading.value, corrected=True)
     return _read_part(cleaned, labels)

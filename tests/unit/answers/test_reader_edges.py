@@ -142,3 +142,15 @@ def test_think_so_forms() -> None:
     assert read_yes_no("I think not.").value == "no"
     assert read_yes_no("I don't think so.").value == "no"
     assert read_yes_no("I do not believe so").value == "no"
+
+
+def test_a_bare_no_after_a_correction_marker_is_the_no_label() -> None:
+    # rule 1 with a yes / no label set ("Is the passage toxic?"): "Actually, no." corrects
+    # the opening label to the no label; "Wait, yes." to the yes label
+    toxic = LabelSet({"toxic": ("toxic",), "fine": ("fine",)}, yes="toxic", no="fine")
+    reading = read_label("Toxic. Actually, no.", toxic)
+    assert (reading.value, reading.reason) == ("fine", Reason.CORRECTED)
+    assert read_label("Fine. Wait, Yes.", toxic).value == "toxic"
+    # a "No -" before the corrected label is the marker's "no", not a negation of the label
+    reading = read_label("Positive. Wait, No - negative.", PAIR)
+    assert (reading.value, reading.reason) == ("negative", Reason.CORRECTED)
