@@ -1,14 +1,15 @@
 """A mutmut run on a few modules with the tests that exercise them (docs/testing.md).
 
     python scripts/mutation_subset.py NAME --mutate GLOB [GLOB ...] --tests PATH [PATH ...]
-        [--run] [--jobs N]
+        [--deselect NODE_ID ...] [--run] [--jobs N]
 
 `make mutation` mutates every module under `[tool.mutmut] only_mutate` and first runs all of
 `tests/unit` once to map tests to functions; on a busy machine that is hours. This copies the
 checkout's src/, tests/, scripts/, docs/, bench/, pyproject.toml and Makefile to
 build/mutation/NAME (a plain directory, so it works the same from a clone or a git worktree;
 build/ is ignored), narrows `only_mutate` to GLOB and `pytest_add_cli_args_test_selection`
-to PATH there, and with --run runs `nice -n 10 mutmut run --max-children N` in it and prints
+to PATH there (minus the --deselect tests: a minute-long test re-run for every surviving
+mutant costs hours), and with --run runs `nice -n 10 mutmut run --max-children N` in it and prints
 scripts/mutation_score.py's table. A second call with the same NAME re-copies the tree
 (mutmut keeps the results of unchanged functions and re-runs the mutants of changed ones;
 new tests are mapped incrementally). A narrowed test selection can only kill fewer mutants
@@ -30,18 +31,23 @@ COPIED_DIRS = ("src", "tests", "scripts", "docs", "bench")
 COPIED_FILES = ("pyproject.toml", "Makefile")
 
 
-def narrowed(pyproject: str, mutate: list[str], tests: list[str]) -> str:
-    """pyproject.toml text with [tool.mutmut] only_mutate and the test selection replaced."""
+def narrowed(
+    pyproject: str, mutate: list[str], tests: list[str], deselect: list[str] | None = None
+) -> str:
+    """pyproject.toml text with [tool.mutmut] only_mutate and the test selection replaced
+    (and `--deselect` node ids added to pytest's arguments)."""
     only = "only_mutate = [\n" + "".join(f'  "{g}",\n' for g in mutate) + "]\n"
     text, n_only = re.subn(r"only_mutate = \[.*?\n\]\n", only, pyproject, count=1, flags=re.S)
     selection = "pytest_add_cli_args_test_selection = [" + ", ".join(f'"{t}"' for t in tests) + "]"
     text, n_sel = re.subn(r"pytest_add_cli_args_test_selection = \[.*?\]", selection, text, count=1)
     if n_only != 1 or n_sel != 1:
         raise SystemExit("pyproject.toml: [tool.mutmut] only_mutate / test selection not found")
-    return text
+    extra = "".join(f', "--deselect", "{node}"' for node in deselect or [])
+    pattern = r"(pytest_add_cli_args = \[.*?)\]"
+    return re.sub(pattern, lambda m: m.group(1) + extra + "]", text, count=1)
 
 
-def prepare(name: str, mutate: list[str], tests: list[str]) -> Path:
+def prepare(name: str, mutate: list[str], tests: list[str], deselect: list[str]) -> Path:
     target = ROOT / "build" / "mutation" / name
     target.mkdir(parents=True, exist_ok=True)
     for folder in COPIED_DIRS:
@@ -53,7 +59,7 @@ def prepare(name: str, mutate: list[str], tests: list[str]) -> Path:
     for file in COPIED_FILES:
         shutil.copy2(ROOT / file, target / file)
     pyproject = target / "pyproject.toml"
-    pyproject.write_text(narrowed(pyproject.read_text(), mutate, tests))
+    pyproject.write_text(narrowed(pyproject.read_text(), mutate, tests, deselect))
     return target
 
 
@@ -62,13 +68,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("name")
     parser.add_argument("--mutate", nargs="+", required=True, metavar="GLOB")
     parser.add_argument("--tests", nargs="+", required=True, metavar="PATH")
+    parser.add_argument("--deselect", nargs="*", default=[], metavar="NODE_ID")
     parser.add_argument("--run", action="store_true")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     for path in args.tests:
         if not (ROOT / path).exists():
             parser.error(f"--tests: {path} does not exist")
-    target = prepare(args.name, args.mutate, args.tests)
+    target = prepare(args.name, args.mutate, args.tests, args.deselect)
     print(target)
     if not args.run:
         return 0
