@@ -8,6 +8,7 @@ from pydantic import ValidationError
 from scipy import stats
 
 from biasaudit.metrics import REST, Contrast, MetricSpec, frame
+from biasaudit.metrics.contrasts import contrast_value
 from biasaudit.results.schema import MetricValue, RunResult, SampleRecord
 
 
@@ -245,8 +246,6 @@ def test_contrast_interval_is_the_two_sample_bootstrap_with_the_declared_resampl
     documented draw order (bootstrap.py: one stratum per side, in order of first appearance;
     `rng.integers(0, k, size=(B, k))` per stratum), with the declared B = 150 and level 0.9;
     samples of a third group are left out."""
-    from biasaudit.metrics.contrasts import contrast_value
-
     rng = np.random.default_rng(4)
     labels = ["a", "b", "c"] * 12
     values = [float(v) for v in rng.normal(0.0, 1.0, len(labels))]
