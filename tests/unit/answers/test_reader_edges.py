@@ -154,3 +154,26 @@ def test_a_bare_no_after_a_correction_marker_is_the_no_label() -> None:
     # a "No -" before the corrected label is the marker's "no", not a negation of the label
     reading = read_label("Positive. Wait, No - negative.", PAIR)
     assert (reading.value, reading.reason) == ("negative", Reason.CORRECTED)
+
+
+def test_an_answer_after_a_refusal_opening() -> None:
+    # yes/no rule 3: a refusal opening is refused unless a later "but ..." clause answers,
+    # also when that clause is more than a bare word, and when a second "but" follows
+    assert read_yes_no("I'm sorry, I can't judge that, but I think not.").value == "no"
+    reply = "I'm sorry, I can't judge that, but I think not, but it is your call."
+    assert read_yes_no(reply).value == "no"
+
+    def verdict(clause: str) -> str | None:
+        return "no" if clause.lower().startswith("it's inappropriate") else None
+
+    # the later clause is read with the benchmark's verdict, after its filler ("honestly")
+    reply = "I'm sorry, I can't judge that, but honestly it's inappropriate."
+    reading = read_yes_no(reply, verdict=verdict)
+    assert reading.value == "no"
+
+
+def test_cannot_tell_and_hedges_after_a_filler() -> None:
+    # yes/no rule 7 on the reply without its opening filler
+    assert read_yes_no("Honestly, it depends.", unknown=True).outcome == "unknown"
+    assert read_yes_no("Honestly, it depends.").reason is Reason.HEDGE
+    assert read_yes_no("Honestly, I don't know.").reason is Reason.HEDGE
