@@ -4,6 +4,8 @@ from the replies written here; the subsets are restated from the documented rule
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,13 +13,14 @@ import pytest
 
 from biasaudit.analysis import Context
 from biasaudit.benchmarks.base import Sample
-from biasaudit.benchmarks.stop_downstream.analyses import CompareArgs, compare
+from biasaudit.benchmarks.stop_downstream.analyses import CompareArgs, PromptArgs, compare, prompts
 from biasaudit.benchmarks.stop_downstream.benchmark import StopDownstream, evenly_spaced
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import load_crows_pairs
 from biasaudit.datasets.stereoset import load_stereoset
+from biasaudit.errors import RunError
 from biasaudit.requests import Capability, GenerateRequest, GenerationParams, Message, Response
-from biasaudit.results.io import write_results
+from biasaudit.results.io import read_results, write_results
 from biasaudit.results.schema import (
     BenchmarkResult,
     Exchange,
@@ -178,3 +181,54 @@ def test_compare_by_hand(store: DataStore, tmp_path: Path) -> None:
     assert set(rows) == set(expected)
     for key, values in expected.items():
         assert rows[key] == pytest.approx(values), key
+
+
+def test_compare_keeps_a_task_that_only_one_run_has(store: DataStore, tmp_path: Path) -> None:
+    old = _run_dir(
+        tmp_path / "old", _bench(store, tasks=["stereoset", "crows_pairs"], per_task=4), OLD
+    )
+    new_bench = _bench(store, tasks=["stereoset"], per_task=4)
+    new = _run_dir(tmp_path / "new", new_bench, {"stereoset": NEW["stereoset"]})
+    table = compare(CompareArgs(old_run=old, new_run=new), Context(store=store)).tables[
+        "relative_change"
+    ]
+    assert table.description == (
+        "per task: old and new value (%), difference in points, relative change "
+        "(new − old) / old in %"
+    )
+    rows = {(r[0], r[1]): r[2:] for r in table.rows}
+    # crows_pairs is only in the old run: its old value, and no new value, points or change
+    assert rows[("answer_rate", "crows_pairs")] == [50.0, None, None, None]
+    assert rows[("performance", "crows_pairs")] == [100.0, None, None, None]
+    assert rows[("answer_rate", "stereoset")] == pytest.approx([50.0, 100.0, 50.0, 100.0])
+
+
+def test_compare_names_a_run_without_the_benchmark(store: DataStore, tmp_path: Path) -> None:
+    bench = _bench(store, tasks=["stereoset"], per_task=2)
+    old = _run_dir(tmp_path / "old", bench, {"stereoset": ["right", "right"]})
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    run = read_results(old).model_copy(update={"benchmarks": []})
+    write_results(empty, run)
+    with pytest.raises(RunError, match=f"^{re.escape(str(empty))}: no stop_downstream result"):
+        compare(CompareArgs(old_run=old, new_run=str(empty)), Context(store=store))
+
+
+def test_prompts_lists_the_prompts_the_benchmark_sends(store: DataStore, tmp_path: Path) -> None:
+    assert PromptArgs().tasks == ["bbq", "stereoset", "crows_pairs"]
+    path = tmp_path / "prompts.jsonl"
+    args = PromptArgs(tasks=["stereoset", "crows_pairs"], per_task=2, file=str(path))
+    result = prompts(args, Context(store=store))
+    # oracle: the samples the benchmark itself loads with the same options
+    samples = _bench(store, tasks=["stereoset", "crows_pairs"], per_task=2).load_samples()
+    table = result.tables["prompts"]
+    assert table.columns == ["task", "items", "first prompt"]
+    assert table.rows == [
+        ["stereoset", 2, samples[0].data["prompt"]],
+        ["crows_pairs", 2, samples[2].data["prompt"]],
+    ]
+    assert result.files == [str(path)]
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert lines == [{"id": s.id, **s.data} for s in samples]
+    # without a file, nothing is written
+    assert prompts(PromptArgs(tasks=["crows_pairs"], per_task=1), Context(store=store)).files == []
