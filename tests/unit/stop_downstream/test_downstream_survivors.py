@@ -215,9 +215,11 @@ def test_compare_names_a_run_without_the_benchmark(store: DataStore, tmp_path: P
 
 
 def test_prompts_lists_the_prompts_the_benchmark_sends(store: DataStore, tmp_path: Path) -> None:
-    assert PromptArgs().tasks == ["bbq", "stereoset", "crows_pairs"]
+    assert PromptArgs.model_validate({}).tasks == ["bbq", "stereoset", "crows_pairs"]
     path = tmp_path / "prompts.jsonl"
-    args = PromptArgs(tasks=["stereoset", "crows_pairs"], per_task=2, file=str(path))
+    args = PromptArgs.model_validate(
+        {"tasks": ["stereoset", "crows_pairs"], "per_task": 2, "file": str(path)}
+    )
     result = prompts(args, Context(store=store))
     # oracle: the samples the benchmark itself loads with the same options
     samples = _bench(store, tasks=["stereoset", "crows_pairs"], per_task=2).load_samples()
@@ -231,4 +233,5 @@ def test_prompts_lists_the_prompts_the_benchmark_sends(store: DataStore, tmp_pat
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert lines == [{"id": s.id, **s.data} for s in samples]
     # without a file, nothing is written
-    assert prompts(PromptArgs(tasks=["crows_pairs"], per_task=1), Context(store=store)).files == []
+    one = PromptArgs.model_validate({"tasks": ["crows_pairs"], "per_task": 1})
+    assert prompts(one, Context(store=store)).files == []
