@@ -235,3 +235,19 @@ def test_prompts_lists_the_prompts_the_benchmark_sends(store: DataStore, tmp_pat
     # without a file, nothing is written
     one = PromptArgs.model_validate({"tasks": ["crows_pairs"], "per_task": 1})
     assert prompts(one, Context(store=store)).files == []
+
+
+def test_declared_tasks_files_capabilities_and_request_count(store: DataStore) -> None:
+    # defaults (docs/benchmarks/stop_downstream.md): StereoSet and CrowS-Pairs; one request
+    bench = _bench(store)
+    assert bench.options.tasks == ["stereoset", "crows_pairs"]
+    assert bench.required_capabilities() == frozenset({Capability.GENERATE})
+    (sample, *_) = _bench(store, tasks=["crows_pairs"], per_task=1).load_samples()
+    assert bench.expected_requests(sample) == 1
+    # the data files each task reads (the files of the shared data folder), in task order
+    stereoset = "downstream/stereoset/test.jsonl"
+    crows = "downstream/crows_pairs/crows_pairs_anonymized.csv"
+    assert _bench(store, tasks=["crows_pairs", "stereoset"]).data_keys() == [crows, stereoset]
+    with_bbq = _bench(store, tasks=["stereoset", "bbq"]).data_keys()
+    assert with_bbq[0] == stereoset and len(with_bbq) == 1 + 11
+    assert all(k.startswith("downstream/bbq/") and k.endswith(".jsonl") for k in with_bbq[1:])
