@@ -177,3 +177,17 @@ def test_cannot_tell_and_hedges_after_a_filler() -> None:
     assert read_yes_no("Honestly, it depends.", unknown=True).outcome == "unknown"
     assert read_yes_no("Honestly, it depends.").reason is Reason.HEDGE
     assert read_yes_no("Honestly, I don't know.").reason is Reason.HEDGE
+
+
+def test_two_yes_no_answers_in_one_reply() -> None:
+    def verdict(clause: str) -> str | None:
+        return "no" if clause.lower().startswith("it's inappropriate") else None
+
+    # an opening answer and a later sentence giving the other one (a word or a verdict)
+    assert read_yes_no("Yes. No.").reason is Reason.TWO_ANSWERS
+    assert read_yes_no("Yes. It's inappropriate.", verdict=verdict).reason is Reason.TWO_ANSWERS
+    # no opening answer, two later bare answers
+    assert read_yes_no("After some thought: yes, no.").reason is Reason.TWO_ANSWERS
+    # no opening answer, a later clause the benchmark's verdict reads
+    reply = "After reading it twice, it's inappropriate."
+    assert read_yes_no(reply, verdict=verdict).value == "no"
