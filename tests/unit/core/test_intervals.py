@@ -151,3 +151,17 @@ def test_unavailable_intervals_keep_their_method() -> None:
     assert checked(0.6 + 5e-10, 0.4, 0.6).reason is None  # within the float tolerance
     assert checked(0.4 - 5e-10, 0.4, 0.6).reason is None
     assert checked(0.6 + 1e-6, 0.4, 0.6).reason == EXCLUDES
+
+
+def test_wilson_default_level_is_95_percent() -> None:
+    assert wilson(7, 20) == pytest.approx(proportion_confint(7, 20, method="wilson"), abs=1e-12)
+
+
+def test_wilson_bounds_stay_within_zero_and_one() -> None:
+    # k = n and k = 0: the formula's bound is 1 (or 0), but floating point can land one ulp
+    # outside (n = 2, level 0.5: 1.0000000000000002); a proportion's interval never leaves
+    # [0, 1]
+    for level in (0.5, 0.95):
+        for n in range(1, 60):
+            assert 0.99 < wilson(n, n, level)[1] <= 1.0
+            assert 0.0 <= wilson(0, n, level)[0] < 0.01
