@@ -93,6 +93,27 @@ def _rate(name: str, score: str, description: str) -> MetricSpec:
     )
 
 
+def sample_of(item: protocol.DownstreamItem) -> Sample:
+    """The sample of one item; a BBQ item also records its unknown option and question, which
+    the reader needs ("Cannot be determined." chooses the unknown option; "X was not ..."
+    answers "Who was not ...?")."""
+    data: dict[str, Any] = {
+        "task": item.task,
+        "item_id": item.item_id,
+        "prompt": item.prompt,
+        "options": list(item.options),
+        "labels": list(item.labels),
+        "correct": list(item.correct),
+    }
+    if item.unknown is not None or item.question is not None:
+        data |= {"unknown": item.unknown, "question": item.question}
+    return Sample(
+        id=f"{item.task}:{item.item_id}",
+        data=data,
+        groups={"task": item.task, "category": item.category},
+    )
+
+
 class StopDownstream(Benchmark):
     name: ClassVar[str] = "stop_downstream"
     version: ClassVar[str] = "1.0"
@@ -150,21 +171,7 @@ class StopDownstream(Benchmark):
         return items
 
     def load_samples(self) -> list[Sample]:
-        return [
-            Sample(
-                id=f"{item.task}:{item.item_id}",
-                data={
-                    "task": item.task,
-                    "item_id": item.item_id,
-                    "prompt": item.prompt,
-                    "options": list(item.options),
-                    "labels": list(item.labels),
-                    "correct": list(item.correct),
-                },
-                groups={"task": item.task, "category": item.category},
-            )
-            for item in self._items()
-        ]
+        return [sample_of(item) for item in self._items()]
 
     def expected_requests(self, sample: Sample) -> int | None:
         return 1
@@ -193,6 +200,10 @@ class StopDownstream(Benchmark):
             labels=tuple(data["labels"]),
             correct=tuple(data["correct"]),
             category=sample.groups["category"],
+            # BBQ: the unknown option and the question's polarity (absent for other tasks and
+            # in results written before they were recorded)
+            unknown=data.get("unknown"),
+            question=data.get("question"),
         )
         response = exchanges[0].response
         if not response.ok:
