@@ -171,9 +171,15 @@ def test_compare_by_hand(store: DataStore, tmp_path: Path) -> None:
     bench = _bench(store, tasks=["stereoset", "crows_pairs"], per_task=4)
     old = _run_dir(tmp_path / "old", bench, OLD)
     new = _run_dir(tmp_path / "new", bench, NEW)
-    table = compare(CompareArgs(old_run=old, new_run=new), Context(store=store)).tables[
-        "relative_change"
+    result = compare(CompareArgs(old_run=old, new_run=new), Context(store=store))
+    assert (result.benchmark, result.analysis, result.source) == (
+        "stop_downstream", "compare", f"{old} -> {new}",
+    )  # fmt: skip
+    # the paper's reported range (docs/benchmarks/stop_downstream.md)
+    assert result.notes == [
+        "the paper reports answer-rate changes from +9% (BBQ) to +191% (StereoSet)"
     ]
+    table = result.tables["relative_change"]
     assert table.columns == ["metric", "task", "old", "new", "points", "relative_change_%"]
     rows = {(r[0], r[1]): r[2:] for r in table.rows}
     # by hand: points = new - old; relative = 100 * (new - old) / old
