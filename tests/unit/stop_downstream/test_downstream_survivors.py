@@ -24,6 +24,7 @@ from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import load_crows_pairs
 from biasaudit.datasets.stereoset import load_stereoset
 from biasaudit.errors import RunError
+from biasaudit.multiple_choice import option_order
 from biasaudit.requests import Capability, GenerateRequest, GenerationParams, Message, Response
 from biasaudit.results.io import read_results, write_results
 from biasaudit.results.schema import (
@@ -301,3 +302,29 @@ def test_bbq_replies_scored_through_the_benchmark_know_the_unknown_option_and_qu
     # StereoSet and CrowS-Pairs samples carry no BBQ fields (their hashes do not change)
     (plain,) = _bench(store, tasks=["crows_pairs"], per_task=1).load_samples()
     assert set(plain.data) == {"task", "item_id", "prompt", "options", "labels", "correct"}
+
+
+def test_items_follow_the_task_order_and_the_run_seed(store: DataStore) -> None:
+    bench = StopDownstream.from_dict(
+        {"tasks": ["crows_pairs", "stereoset"], "per_task": 1}, store, 3
+    )
+    ids = [s.id for s in bench.load_samples()]
+    ss, cp = load_stereoset(store), load_crows_pairs(store)
+    assert ids == [f"crows_pairs:crows-{cp[0].index}", f"stereoset:{ss[0].id}"]
+    # the options are shown in the order the run seed gives (multiple_choice.option_order:
+    # sha256 of "<seed>:<item id>"), for every task
+    stereoset = bench.load_samples()[1]
+    texts = [ss[0].by_label()[k].text for k in ("stereotype", "anti-stereotype", "unrelated")]
+    order = option_order(ss[0].id, 3, 3)
+    assert stereoset.data["options"] == [texts[i] for i in order]
+
+
+def test_constrained_mode_asks_for_one_of_the_shown_letters(store: DataStore) -> None:
+    for tasks, letters in ((["crows_pairs"], ("A", "B")), (["stereoset"], ("A", "B", "C"))):
+        bench = _bench(store, tasks=tasks, per_task=1, answer_mode="constrained")
+        (sample,) = bench.load_samples()
+        (request,) = bench.next_requests(sample, [])
+        assert isinstance(request, GenerateRequest) and request.choices == letters
+        free = _bench(store, tasks=tasks, per_task=1)
+        (request,) = free.next_requests(sample, [])
+        assert isinstance(request, GenerateRequest) and request.choices is None

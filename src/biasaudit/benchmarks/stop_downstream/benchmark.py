@@ -18,7 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stop_downstream import protocol
 from biasaudit.benchmarks.stop_downstream.prompts import TEMPLATE_IDS
-from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CROWS_PAIRS_KEY, load_crows_pairs
 from biasaudit.datasets.stereoset import STEREOSET_KEY, load_stereoset
 from biasaudit.metrics.frame import MetricSpec
@@ -137,9 +136,6 @@ class StopDownstream(Benchmark):
     )
 
     options: DownstreamOptions
-
-    def __init__(self, options: BenchmarkOptions, store: DataStore, seed: int = 0) -> None:
-        super().__init__(options, store, seed)
 
     def required_capabilities(self) -> frozenset[Capability]:
         return frozenset({Capability.GENERATE})
