@@ -312,11 +312,12 @@ def test_items_follow_the_task_order_and_the_run_seed(store: DataStore) -> None:
     ss, cp = load_stereoset(store), load_crows_pairs(store)
     assert ids == [f"crows_pairs:crows-{cp[0].index}", f"stereoset:{ss[0].id}"]
     # the options are shown in the order the run seed gives (multiple_choice.option_order:
-    # sha256 of "<seed>:<item id>"), for every task
-    stereoset = bench.load_samples()[1]
-    texts = [ss[0].by_label()[k].text for k in ("stereotype", "anti-stereotype", "unrelated")]
-    order = option_order(ss[0].id, 3, 3)
-    assert stereoset.data["options"] == [texts[i] for i in order]
+    # sha256 of "<seed>:<item id>"), on six items (one could match another seed's by chance)
+    six = StopDownstream.from_dict({"tasks": ["stereoset"], "per_task": 6}, store, 3)
+    labels = ("stereotype", "anti-stereotype", "unrelated")
+    for sample, k in zip(six.load_samples(), evenly_spaced(len(ss), 6), strict=True):
+        texts = [ss[k].by_label()[label].text for label in labels]
+        assert sample.data["options"] == [texts[i] for i in option_order(ss[k].id, 3, 3)]
 
 
 def test_constrained_mode_asks_for_one_of_the_shown_letters(store: DataStore) -> None:
