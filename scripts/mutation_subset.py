@@ -12,13 +12,15 @@ to PATH there (minus the --deselect tests: a minute-long test re-run for every s
 mutant costs hours), and with --run runs `nice -n 10 mutmut run --max-children N` in it and prints
 scripts/mutation_score.py's table. A second call with the same NAME re-copies the tree
 (mutmut keeps the results of unchanged functions and re-runs the mutants of changed ones;
-new tests are mapped incrementally). A narrowed test selection can only kill fewer mutants
+new tests are mapped incrementally); --rerun-survivors makes it check the survivors again
+against new tests. A narrowed test selection can only kill fewer mutants
 than the whole of tests/unit, so its score is a lower bound of `make mutation`'s.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -63,6 +65,20 @@ def prepare(name: str, mutate: list[str], tests: list[str], deselect: list[str])
     return target
 
 
+def forget_survivors(mutants: Path) -> int:
+    """Reset the recorded result of every surviving mutant (exit code 0) to "not checked"."""
+    count = 0
+    for meta in mutants.glob("src/**/*.py.meta"):
+        data = json.loads(meta.read_text())
+        codes = data["exit_code_by_key"]
+        survived = [name for name, code in codes.items() if code == 0]
+        for name in survived:
+            codes[name] = None
+        count += len(survived)
+        meta.write_text(json.dumps(data))
+    return count
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("name")
@@ -70,6 +86,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tests", nargs="+", required=True, metavar="PATH")
     parser.add_argument("--deselect", nargs="*", default=[], metavar="NODE_ID")
     parser.add_argument("--run", action="store_true")
+    parser.add_argument(
+        "--rerun-survivors",
+        action="store_true",
+        help="forget the survivors' results first, so the run checks them again (new tests)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     for path in args.tests:
@@ -77,6 +98,8 @@ def main(argv: list[str]) -> int:
             parser.error(f"--tests: {path} does not exist")
     target = prepare(args.name, args.mutate, args.tests, args.deselect)
     print(target)
+    if args.rerun_survivors:
+        print(f"{forget_survivors(target / 'mutants')} survivors to check again")
     if not args.run:
         return 0
     mutmut = Path(sys.executable).with_name("mutmut")
