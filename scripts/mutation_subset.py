@@ -66,12 +66,13 @@ def prepare(name: str, mutate: list[str], tests: list[str], deselect: list[str])
 
 
 def forget_survivors(mutants: Path) -> int:
-    """Reset the recorded result of every surviving mutant (exit code 0) to "not checked"."""
+    """Reset the recorded result of every surviving mutant (exit code 0) and of every mutant
+    no test reached (33, 5) to "not checked"."""
     count = 0
     for meta in mutants.glob("src/**/*.py.meta"):
         data = json.loads(meta.read_text())
         codes = data["exit_code_by_key"]
-        survived = [name for name, code in codes.items() if code == 0]
+        survived = [name for name, code in codes.items() if code in (0, 5, 33)]
         for name in survived:
             codes[name] = None
         count += len(survived)
@@ -89,7 +90,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--rerun-survivors",
         action="store_true",
-        help="forget the survivors' results first, so the run checks them again (new tests)",
+        help="forget the survivors' (and untested mutants') results, to check them again",
     )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
