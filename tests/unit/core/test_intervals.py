@@ -14,6 +14,7 @@ from biasaudit.metrics.intervals import (
     TOO_FEW,
     Interval,
     checked,
+    mean_interval,
     proportion_scale,
     wilson,
 )
@@ -165,3 +166,20 @@ def test_wilson_bounds_stay_within_zero_and_one() -> None:
         for n in range(1, 60):
             assert 0.99 < wilson(n, n, level)[1] <= 1.0
             assert 0.0 <= wilson(0, n, level)[0] < 0.01
+
+
+def test_checked_tolerances_at_their_edges() -> None:
+    # zero width: high - low <= 1e-12 * max(1, |estimate|), relative for large estimates
+    assert checked(0.0, 0.0, 1e-12).reason == NO_SPREAD  # exactly the threshold
+    assert checked(0.0, 0.0, 1.5e-12).reason is None  # above it (|estimate| < 1: 1e-12)
+    assert checked(1e6, 1e6, 1e6 + 1e-7).reason == NO_SPREAD  # 1e-7 <= 1e-12 * 1e6
+    # containment: low - tol <= estimate <= high + tol, tol = 1e-9 * max(1, |estimate|)
+    assert checked(0.0, 1e-9, 0.5).reason is None  # estimate exactly low - tol
+    assert checked(0.0, -0.5, -1e-9).reason is None  # estimate exactly high + tol
+    assert checked(0.6 + 1.5e-9, 0.4, 0.6).reason == EXCLUDES  # tol is 1e-9 below |e| = 1
+    assert checked(1e6 + 5e-4, 1e6 - 1.0, 1e6).reason is None  # tol = 1e-9 * 1e6 = 1e-3
+
+
+def test_no_values_no_interval() -> None:
+    empty = mean_interval([], clusters=None, strata=None, seed=0, n_resamples=10, level=0.95)
+    assert empty == Interval(None, None, "none", "no sample")
