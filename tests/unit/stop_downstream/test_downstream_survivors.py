@@ -230,16 +230,24 @@ def test_prompts_lists_the_prompts_the_benchmark_sends(store: DataStore, tmp_pat
     assert PromptArgs.model_validate({}).tasks == ["bbq", "stereoset", "crows_pairs"]
     path = tmp_path / "prompts.jsonl"
     args = PromptArgs.model_validate(
-        {"tasks": ["stereoset", "crows_pairs"], "per_task": 2, "file": str(path)}
+        {"tasks": ["crows_pairs", "stereoset"], "per_task": 2, "file": str(path)}
     )
-    result = prompts(args, Context(store=store))
-    # oracle: the samples the benchmark itself loads with the same options
-    samples = _bench(store, tasks=["stereoset", "crows_pairs"], per_task=2).load_samples()
+    result = prompts(args, Context(store=store, seed=3))
+    # oracle: the samples the benchmark itself loads with the same options and run seed
+    bench = StopDownstream.from_dict(
+        {"tasks": ["crows_pairs", "stereoset"], "per_task": 2}, store, 3
+    )
+    samples = bench.load_samples()
+    assert (result.benchmark, result.analysis) == ("stop_downstream", "prompts")
+    assert result.notes == [
+        "the paper's prompts are lost from the extraction; these are reconstructed"
+    ]
     table = result.tables["prompts"]
+    assert table.description == "items and the first prompt of each task"
     assert table.columns == ["task", "items", "first prompt"]
     assert table.rows == [
-        ["stereoset", 2, samples[0].data["prompt"]],
-        ["crows_pairs", 2, samples[2].data["prompt"]],
+        ["crows_pairs", 2, samples[0].data["prompt"]],
+        ["stereoset", 2, samples[2].data["prompt"]],
     ]
     assert result.files == [str(path)]
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
@@ -247,6 +255,13 @@ def test_prompts_lists_the_prompts_the_benchmark_sends(store: DataStore, tmp_pat
     # without a file, nothing is written
     one = PromptArgs.model_validate({"tasks": ["crows_pairs"], "per_task": 1})
     assert prompts(one, Context(store=store)).files == []
+    # every CrowS-Pairs prompt: the file keeps non-ASCII text as written (4 of the 1,508
+    # pairs have some), not as \\u escapes
+    every = PromptArgs.model_validate({"tasks": ["crows_pairs"], "file": str(path)})
+    prompts(every, Context(store=store))
+    text = path.read_text(encoding="utf-8")
+    assert len(text.splitlines()) == 1508
+    assert any(ord(c) > 127 for c in text) and "\\u" not in text
 
 
 def test_declared_tasks_files_capabilities_and_request_count(store: DataStore) -> None:
