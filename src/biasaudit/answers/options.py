@@ -111,7 +111,7 @@ def leading_option(clause: str, options: Sequence[str], skip: int | None) -> tup
     """(the option the clause opens with, the rest of the clause) or None; `skip` (the
     unknown option) takes no part in the distinct phrases."""
     body = " ".join(words(clause))
-    for _ in range(3):
+    while True:  # every round removes text or stops
         stripped = _ARTICLE.sub("", _ANSWER_PREFIX.sub("", body)).strip()
         if stripped == body:
             break

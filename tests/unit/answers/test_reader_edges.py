@@ -247,3 +247,23 @@ def test_two_content_words_can_be_an_option() -> None:
     three = ("sympathetic", "a person unable to help", "incredulous")
     assert opt.contained("unable help", three) == 1
     assert opt.contained("help", three) is None  # one word is too few
+
+
+def test_leading_option_edges() -> None:
+    # the longest option the clause opens with wins, wherever it is in the list
+    assert opt.leading_option(
+        "The man with a cane did it", ("The man", "The man with a cane"), None
+    ) == (1, "did it")
+    assert opt.leading_option(
+        "The man with a cane did it", ("The man with a cane", "The man"), None
+    ) == (0, "did it")
+    # a possessive is not the option as an answer ("The grandson's bag ...")
+    assert (
+        opt.leading_option(
+            "The grandson's bag was heavy", ("The grandfather", "The grandson"), None
+        )
+        is None
+    )
+    # any number of stacked answer prefixes and articles is removed
+    body = "So I think probably the answer is the grandson"
+    assert opt.leading_option(body, ("The grandfather", "The grandson"), None) == (1, "")
