@@ -196,10 +196,10 @@ def _letter(k: int) -> str:
     return LETTERS[k]
 
 
-def _answer(k: int, choices: Choices, corrected: bool = False) -> Reading:
+def _answer(k: int, choices: Choices) -> Reading:
     if k == choices.unknown:
-        return Reading("unknown", _letter(k), Reason.CORRECTED if corrected else None)
-    return answer(_letter(k), corrected)
+        return Reading("unknown", _letter(k))
+    return answer(_letter(k))
 
 
 def _several(body: str) -> Reading:

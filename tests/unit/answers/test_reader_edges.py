@@ -267,3 +267,12 @@ def test_leading_option_edges() -> None:
     # any number of stacked answer prefixes and articles is removed
     body = "So I think probably the answer is the grandson"
     assert opt.leading_option(body, ("The grandfather", "The grandson"), None) == (1, "")
+
+
+def test_two_options_answered_in_the_first_sentence() -> None:
+    # choice rule 8: the first sentence gives both people the asked-for predicate: two answers
+    reply = "The grandfather was forgetful, the grandson was forgetful too."
+    assert read_choice(reply, GRANDFATHER_FORGOT).reason is Reason.TWO_ANSWERS
+    # an opinion opening names the answer first; the other person's clause describes them
+    reply = "I'd say the grandson, the grandfather seemed fine."
+    assert read_choice(reply, GRANDFATHER_FORGOT).value == "B"
