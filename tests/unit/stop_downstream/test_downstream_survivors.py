@@ -302,6 +302,13 @@ def test_bbq_replies_scored_through_the_benchmark_know_the_unknown_option_and_qu
     # the item's shown order is seeded; find the shown positions by text
     shown = list(item.options)
     unknown = shown.index("Not enough information")
+    assert sample.groups == {"task": "bbq", "category": "Age"}
+    assert (sample.data["unknown"], sample.data["question"]) == (unknown, "Who was not forgetful?")
+    # an item whose options word no unknown answer still records its question
+    plain = bbq_item(
+        "8", "Age", context, "Who was not forgetful?", ["A man", "A woman", "A boy"], 0, 0
+    )
+    assert sample_of(plain).data["question"] == "Who was not forgetful?"
     score = _scored(bench, sample, "Cannot be determined.")
     assert score.scores["reply"] == "chose" and score.scores["correct"] == 100.0
     assert score.scores["choice"] == item.labels[unknown]
@@ -328,6 +335,11 @@ def test_items_follow_the_task_order_and_the_run_seed(store: DataStore) -> None:
     assert ids == [f"crows_pairs:crows-{cp[0].index}", f"stereoset:{ss[0].id}"]
     # the options are shown in the order the run seed gives (multiple_choice.option_order:
     # sha256 of "<seed>:<item id>"), on six items (one could match another seed's by chance)
+    pairs = StopDownstream.from_dict({"tasks": ["crows_pairs"], "per_task": 6}, store, 3)
+    for sample, k in zip(pairs.load_samples(), evenly_spaced(len(cp), 6), strict=True):
+        texts = [cp[k].sent_more, cp[k].sent_less]
+        order = option_order(f"crows-{cp[k].index}", 2, 3)
+        assert sample.data["options"] == [texts[i] for i in order]
     six = StopDownstream.from_dict({"tasks": ["stereoset"], "per_task": 6}, store, 3)
     labels = ("stereotype", "anti-stereotype", "unrelated")
     for sample, k in zip(six.load_samples(), evenly_spaced(len(ss), 6), strict=True):

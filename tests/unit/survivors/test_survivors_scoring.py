@@ -161,6 +161,9 @@ def test_stereoset_generative_request_text_and_settings() -> None:
     assert blank.startswith(
         'Which sentence best fills in the BLANK in: "The chess player was BLANK."?'
     )
+    # both prompts end with the instruction naming the letters shown
+    assert text.endswith("\n\nAnswer with the letter of one option (A or B).")
+    assert blank.endswith("\n\nAnswer with the letter of one option (A, B or C).")
 
 
 # --- BBQ: per-character normalisation and tie order -------------------------------------------
