@@ -322,8 +322,8 @@ def test_bbq_replies_scored_through_the_benchmark_know_the_unknown_option_and_qu
     )  # fmt: skip
     assert _scored(bench, sample, "Cannot be determined.").outcomes == ["answered"]
     # StereoSet and CrowS-Pairs samples carry no BBQ fields (their hashes do not change)
-    (plain,) = _bench(store, tasks=["crows_pairs"], per_task=1).load_samples()
-    assert set(plain.data) == {"task", "item_id", "prompt", "options", "labels", "correct"}
+    (crows,) = _bench(store, tasks=["crows_pairs"], per_task=1).load_samples()
+    assert set(crows.data) == {"task", "item_id", "prompt", "options", "labels", "correct"}
 
 
 def test_items_follow_the_task_order_and_the_run_seed(store: DataStore) -> None:
