@@ -356,3 +356,17 @@ def test_constrained_mode_asks_for_one_of_the_shown_letters(store: DataStore) ->
         free = _bench(store, tasks=tasks, per_task=1)
         (request,) = free.next_requests(sample, [])
         assert isinstance(request, GenerateRequest) and request.choices is None
+
+
+def test_every_rate_cites_the_paper_and_says_what_it_counts() -> None:
+    # the five metrics of docs/benchmarks/stop_downstream.md, by task and task+category
+    specs = {spec.name: spec for spec in StopDownstream.metrics}
+    assert list(specs) == [
+        "answer_rate", "refusal_rate", "critique_rate", "unparsed_rate", "performance",
+    ]  # fmt: skip
+    scores = ["answered", "refused", "critiqued", "unparsed", "correct"]
+    assert [spec.score for spec in specs.values()] == scores
+    for spec in specs.values():
+        assert spec.group_by == ["task", "task+category"]
+        assert spec.reference is not None and spec.reference.startswith("Morabito et al. 2024")
+        assert spec.description is not None and spec.description.startswith("% ")
