@@ -183,3 +183,13 @@ def test_checked_tolerances_at_their_edges() -> None:
 def test_no_values_no_interval() -> None:
     empty = mean_interval([], clusters=None, strata=None, seed=0, n_resamples=10, level=0.95)
     assert empty == Interval(None, None, "none", "no sample")
+
+
+def test_stratified_proportion_without_spread_counts_every_sample() -> None:
+    # strata but no clusters: the fallback's units are the samples, n = 4: Wilson(4, 4)
+    value = mean_interval(
+        [1.0, 1.0, 1.0, 1.0], clusters=None, strata=["a", "a", "b", "b"],
+        seed=0, n_resamples=50, level=0.95,
+    )  # fmt: skip
+    assert value.method == "wilson-clusters"
+    assert (value.low, value.high) == pytest.approx(proportion_confint(4, 4, method="wilson"))

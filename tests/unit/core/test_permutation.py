@@ -48,6 +48,8 @@ def test_permutation_null_rejects_misaligned_inputs() -> None:
         permutation_null([1.0, 2.0], ["a"], seed=0)
     with pytest.raises(ValueError, match="^strata must have one label per value$"):
         permutation_null([1.0, 2.0], ["a", "b"], seed=0, strata=["s"])
+    with pytest.raises(ValueError, match="^units must have one label per value$"):
+        permutation_null([1.0, 2.0], ["a", "b"], seed=0, units=["u"])
 
 
 class _Recorder:
