@@ -276,3 +276,10 @@ def test_two_options_answered_in_the_first_sentence() -> None:
     # an opinion opening names the answer first; the other person's clause describes them
     reply = "I'd say the grandson, the grandfather seemed fine."
     assert read_choice(reply, GRANDFATHER_FORGOT).value == "B"
+
+
+def test_named_prefers_full_option_texts_to_distinct_phrases() -> None:
+    # "old man" is option 0's full text; "young" alone (option 1's distinct phrase, in
+    # "young woman") is not option 1
+    options = ("The old man", "The young man")
+    assert opt.named("The old man, not the young woman", options, None) == [0]
