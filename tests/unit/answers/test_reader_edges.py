@@ -50,6 +50,12 @@ def test_vocabulary_lists_every_written_form_in_lower_case() -> None:
         "nontoxic": "non-toxic",
         "toxic": "toxic",
     }
+    # a "_" inside a label that is no negation: read as a space or a hyphen
+    assert LabelSet({"very_positive": ("very_positive",)}).vocabulary() == {
+        "very_positive": "very_positive",
+        "very positive": "very_positive",
+        "very-positive": "very_positive",
+    }
     positive = LabelSet({"Positive": ("Positive",)}).vocabulary()
     assert positive == {
         "positive": "Positive",
