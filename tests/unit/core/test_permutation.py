@@ -50,6 +50,13 @@ def test_permutation_null_rejects_misaligned_inputs() -> None:
         permutation_null([1.0, 2.0], ["a", "b"], seed=0, strata=["s"])
     with pytest.raises(ValueError, match="^units must have one label per value$"):
         permutation_null([1.0, 2.0], ["a", "b"], seed=0, units=["u"])
+    # a unit holds one group label and lies in one stratum: either mixed is refused
+    with pytest.raises(ValueError, match="^unit 'u' mixes group labels or strata$"):
+        permutation_null([1.0, 2.0, 3.0], ["a", "b", "b"], seed=0, units=["u", "u", "v"])
+    with pytest.raises(ValueError, match="^unit 'u' mixes group labels or strata$"):
+        permutation_null(
+            [1.0, 2.0, 3.0], ["a", "a", "b"], seed=0, units=["u", "u", "v"], strata=["s", "t", "t"]
+        )
 
 
 class _Recorder:
