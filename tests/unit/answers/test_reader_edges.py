@@ -289,3 +289,16 @@ def test_named_prefers_full_option_texts_to_distinct_phrases() -> None:
     # "young woman") is not option 1
     options = ("The old man", "The young man")
     assert opt.named("The old man, not the young woman", options, None) == [0]
+
+
+def test_yes_no_correction_followed_by_a_remark() -> None:
+    # yes/no rule 2: the part after the last marker holds no answer; the one before it does
+    reading = read_yes_no("Yes. Actually, no. Wait, let me reread it.")
+    assert (reading.value, reading.reason) == ("no", Reason.CORRECTED)
+
+    def verdict(clause: str) -> str | None:
+        return "no" if clause.lower().startswith("it's inappropriate") else None
+
+    # the corrected part is read with the benchmark's verdict
+    reading = read_yes_no("Yes. Actually, it's inappropriate.", verdict=verdict)
+    assert (reading.value, reading.reason) == ("no", Reason.CORRECTED)
