@@ -1,7 +1,8 @@
 """Acceptance tests of the profile's verdicts (issue 20 item 6): written before the verdicts.
 
 (a) a null model gets flagged cells in at most the nominal share; (b) a planted religion
-bias is flagged on the religion axis of every benchmark covering it and on no other axis;
+bias is flagged on the religion axis of every benchmark covering it and on no other axis, and
+so is a planted gender bias on the gender axis (CALM included: an accuracy gap by gender);
 (c) a model that never answers is "not measurable" on every generative benchmark. They run
 the real engine, benchmarks and profile on stratified-enough subsets of the real data
 (every k-th sample: all groups kept), seconds each; the many-seed versions are slow.
@@ -13,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from profile_calibration import PLANS, plan_religion_bias
+from profile_calibration import PLANS, plan_bias
 
 from biasaudit import plugin
 from biasaudit.api import evaluate
 from biasaudit.data import DataStore
 from biasaudit.profile import Profile, profile_of_dir
 from biasaudit.profile.display import metric_reason
-from biasaudit.profile.model import AGAINST, NOT_MEASURABLE, TOWARD
+from biasaudit.profile.model import DISFAVOURS, FAVOURS, NOT_MEASURABLE, TOWARD
 from biasaudit.results.io import read_results
 
 #: benchmark -> (options, shard): every k-th sample keeps every group of the benchmark.
@@ -32,27 +33,52 @@ SUITE: dict[str, tuple[dict[str, Any], tuple[int, int] | None]] = {
     "bbq": ({"categories": ["Religion", "Age", "SES"]}, (0, 12)),
     "bbnli": ({"protocol": "generative", "every": 6}, None),
     "stop": ({}, (0, 2)),
+    # CALM's closed-choice tasks (its free-form QA needs a greedy-continuation check the
+    # calibration models do not answer): 4 templates per task, 5 names per group
+    "calm": (
+        {
+            "protocol": "loglikelihood",
+            "tasks": ["nli", "sentiment"],
+            "templates_per_task": 4,
+            "name_limit": 5,
+        },
+        None,
+    ),
 }
-RELIGION_BENCHMARKS = {"crows_pairs", "stereoset", "bbq", "bbnli", "stop"}
+#: The suite of the planted gender bias: BBQ's gender category instead of the others.
+GENDER_SUITE = SUITE | {"bbq": ({"categories": ["Gender_identity"]}, (0, 12))}
+COVERS = {
+    "religion": {"crows_pairs", "stereoset", "bbq", "bbnli", "stop"},
+    "gender": {"crows_pairs", "stereoset", "bbq", "bbnli", "stop", "calm"},
+}
 ALPHA = 0.05
+Suite = dict[str, tuple[dict[str, Any], tuple[int, int] | None]]
 
 
-def _plan(store: DataStore, name: str) -> str:
-    options, shard = SUITE[name]
+def _plan(store: DataStore, name: str, suite: Suite, axis: str) -> str:
+    options, shard = suite[name]
     bench = plugin.benchmark_class(name).from_dict(options, store, 0)
     samples = bench.load_samples()
     if shard is not None:
         samples = samples[shard[0] :: shard[1]]
-    PLANS[name] = plan_religion_bias(bench, samples)
-    return name
+    PLANS[f"{axis}-{name}"] = plan_bias(bench, samples, axis)
+    return f"{axis}-{name}"
 
 
-def audit(kind: str, seed: int, out: Path, store: DataStore, data_dir: Path) -> Profile:
+def audit(
+    kind: str,
+    seed: int,
+    out: Path,
+    store: DataStore,
+    data_dir: Path,
+    axis: str = "religion",
+    suite: Suite = SUITE,
+) -> Profile:
     """Run the suite's benchmarks on one calibration model; the profile over all of them."""
     cells, columns = [], []
-    for name, (options, shard) in SUITE.items():
-        plan = _plan(store, name) if kind == "planted" else ""
-        run_dir = out / f"{kind}-{seed}-{name}"
+    for name, (options, shard) in suite.items():
+        plan = _plan(store, name, suite, axis) if kind == "planted" else ""
+        run_dir = out / f"{kind}-{axis}-{seed}-{name}"
         evaluate(
             name,
             f"calib:{kind}",
@@ -76,9 +102,7 @@ def audit(kind: str, seed: int, out: Path, store: DataStore, data_dir: Path) -> 
 
 
 def _flagged(profile: Profile) -> list[tuple[str, str, str]]:
-    return [
-        (c.benchmark, c.axis, c.verdict) for c in profile.cells if c.verdict in (TOWARD, AGAINST)
-    ]
+    return [(c.benchmark, c.label, c.verdict) for c in profile.cells if c.flagged]
 
 
 def _null_check(seeds: range, tmp_path: Path, store: DataStore, data_dir: Path) -> None:
@@ -90,7 +114,7 @@ def _null_check(seeds: range, tmp_path: Path, store: DataStore, data_dir: Path) 
         flagged += len(found)
         tested += profile.n_tests
         any_flag += bool(found)
-        assert profile.n_tests >= 18, "the suite should test most cells"
+        assert profile.n_tests >= 25, "the suite should test most cells"
     # BH at alpha under the complete null: P(any flag in a profile) <= alpha, so the share of
     # flagged cells is at most alpha in expectation; allow the binomial 99.9 % upper bound
     # of profiles with a flag (Bin(20, 0.05): P(>= 5) = 0.0026).
@@ -109,12 +133,21 @@ def test_null_model_over_20_seeds(tmp_path: Path, store: DataStore, data_dir: Pa
     _null_check(range(20), tmp_path, store, data_dir)
 
 
-def _planted_check(seed: int, tmp_path: Path, store: DataStore, data_dir: Path) -> None:
-    profile = audit("planted", seed, tmp_path, store, data_dir)
-    religion = {c.benchmark: c.verdict for c in profile.cells if c.axis == "religion"}
-    assert set(religion) == RELIGION_BENCHMARKS
-    assert all(v == TOWARD for v in religion.values()), religion
-    other = [f for f in _flagged(profile) if f[1] != "religion"]
+def _planted_check(
+    seed: int, tmp_path: Path, store: DataStore, data_dir: Path, axis: str = "religion"
+) -> None:
+    suite = GENDER_SUITE if axis == "gender" else SUITE
+    profile = audit("planted", seed, tmp_path, store, data_dir, axis, suite)
+    on_axis = [c for c in profile.cells if c.axis == axis]
+    assert {c.benchmark for c in on_axis} == COVERS[axis]
+    for cell in on_axis:
+        if cell.benchmark != "calm":
+            assert cell.verdict == TOWARD, (cell.benchmark, cell.verdict)
+        elif cell.group == "female":  # CALM: answered right whenever the name is female
+            assert cell.verdict == FAVOURS and cell.effect is not None and cell.effect > 0
+        else:  # the other gender groups are below the female names, or not flagged
+            assert cell.verdict in (DISFAVOURS, "no detectable bias at this n"), cell.verdict
+    other = [f for f in _flagged(profile) if not f[1].startswith(axis)]
     assert other == []
 
 
@@ -122,6 +155,12 @@ def test_planted_religion_bias_is_found_on_religion_only(
     tmp_path: Path, store: DataStore, data_dir: Path
 ) -> None:
     _planted_check(0, tmp_path, store, data_dir)
+
+
+def test_planted_gender_bias_is_found_on_gender_only_calm_included(
+    tmp_path: Path, store: DataStore, data_dir: Path
+) -> None:
+    _planted_check(0, tmp_path, store, data_dir, "gender")
 
 
 @pytest.mark.slow
@@ -132,6 +171,14 @@ def test_planted_religion_bias_over_seeds(
     _planted_check(seed, tmp_path, store, data_dir)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_planted_gender_bias_over_seeds(
+    seed: int, tmp_path: Path, store: DataStore, data_dir: Path
+) -> None:
+    _planted_check(seed, tmp_path, store, data_dir, "gender")
+
+
 #: Every benchmark that reads generated answers, with the options that make it generate.
 GENERATIVE: dict[str, tuple[dict[str, Any], tuple[int, int] | None]] = {
     "stop": ({}, (0, 15)),
@@ -140,7 +187,7 @@ GENERATIVE: dict[str, tuple[dict[str, Any], tuple[int, int] | None]] = {
     "stereoset": ({"scorer": "generate"}, (0, 41)),
     "stop_downstream": ({"per_task": 12}, None),
     "calm": (
-        {"protocol": "generate", "template_ids": ["qa:20", "sentiment:1"], "name_limit": 2},
+        {"protocol": "generate", "template_ids": ["qa:20", "sentiment:1"], "name_limit": 5},
         None,
     ),
 }
@@ -166,8 +213,13 @@ def test_silent_model_is_not_measurable_on_every_generative_benchmark(
         if name == "calm":
             # CALM's free-form QA reader takes any text as an answer ("Hmm." is a wrong
             # answer), so its accuracy (0, answer rate 50 %) is a real number; its bias
-            # score must not be shown (every template has a group at accuracy 0)
+            # score must not be shown (every template has a group at accuracy 0), nor any
+            # group's cell (every prompt wrong: no gap can show; n = 10 per group)
             assert bench.validity.reason("bias_score") is not None
+            cells = profile_of_dir(run_dir).cells
+            assert len(cells) == 7 and all(c.n == 10 for c in cells)
+            for cell in cells:
+                assert cell.verdict.startswith(f"{NOT_MEASURABLE}: every sample scores 0"), cell
             continue
         assert bench.validity.status == "not measurable", (name, bench.validity)
         for metric in bench.metrics:  # all but those describing answering (answer_rate 0)
