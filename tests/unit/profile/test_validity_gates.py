@@ -155,18 +155,23 @@ def test_cobias_is_marked_as_not_a_model_score() -> None:
     ]
 
 
-def test_not_measurable_benchmarks_of_runs() -> None:
-    model = ModelInfo(spec="m", backend="x", identity={}, fingerprint="f")
-    run = RunResult(
+def run_of(benchmarks: list[BenchmarkResult]) -> RunResult:
+    return RunResult(
         toolkit=ToolkitInfo(version="0", python="3"),
         created_at="now",
-        model=model,
+        model=ModelInfo(spec="m", backend="x", identity={}, fingerprint="f"),
         seed=0,
         batch_size=1,
-        benchmarks=[
+        benchmarks=benchmarks,
+    )
+
+
+def test_not_measurable_benchmarks_of_runs() -> None:
+    run = run_of(
+        [
             bench("stop", [metric("P", 0.2, 16, {"unparsed": 1.0})]),
             bench("crows_pairs", [metric("metric_score", 55.0, 61, {"answered": 1.0})]),
-        ],
+        ]
     )
     assert not_measurable_benchmarks([run]) == [
         ("m", "stop", "every metric failed a validity gate")
@@ -181,7 +186,6 @@ def test_python_api_dataframe_applies_the_gates() -> None:
 
     from biasaudit.results.schema import Breakdown, GroupValue
 
-    model = ModelInfo(spec="m", backend="x", identity={}, fingerprint="f")
     answered = {"answered": 1.0}
     small = GroupValue(group="age", value=90.0, n=4, ci_low=40.0, ci_high=100.0)
     big = GroupValue(
@@ -190,16 +194,11 @@ def test_python_api_dataframe_applies_the_gates() -> None:
     crows = metric("metric_score", 56.0, 61, answered, (43.0, 68.0)).model_copy(
         update={"breakdowns": [Breakdown(by="bias_type", groups=[small, big])]}
     )
-    run = RunResult(
-        toolkit=ToolkitInfo(version="0", python="3"),
-        created_at="now",
-        model=model,
-        seed=0,
-        batch_size=1,
-        benchmarks=[
+    run = run_of(
+        [
             bench("stop", [metric("P", 0.1875, 16, {"unparsed": 1.0}, (0.1875, 0.1875))]),
             bench("crows_pairs", [crows]),
-        ],
+        ]
     )
     frame = run.to_dataframe()
     rows = {(r.benchmark, r.group): r for r in frame.itertuples()}
