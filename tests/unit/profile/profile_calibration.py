@@ -22,7 +22,6 @@ profile and FDR control.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import re
 from collections.abc import Sequence
@@ -179,7 +178,7 @@ def plan_bias(bench: Benchmark, samples: Sequence[Sample], axis: str) -> Plan:
             continue
         d = sample.data
         if bench.name == "stop":
-            plan.markers += (ast.literal_eval(d["prompts"])[0],)
+            plan.markers += (d["prompts"][0],)
             continue
         requests = bench.next_requests(sample, [])
         if bench.name == "bbnli":
