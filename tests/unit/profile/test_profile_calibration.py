@@ -108,8 +108,12 @@ def _flagged(profile: Profile) -> list[tuple[str, str, str]]:
 def _null_check(seeds: range, tmp_path: Path, store: DataStore, data_dir: Path) -> None:
     flagged = tested = 0
     any_flag = 0
+    raw: dict[str, list[float]] = {}
     for seed in seeds:
         profile = audit("null", seed, tmp_path, store, data_dir)
+        for cell in profile.cells:
+            if cell.p_value is not None:
+                raw.setdefault(cell.benchmark, []).append(cell.p_value)
         found = _flagged(profile)
         flagged += len(found)
         tested += profile.n_tests
@@ -120,6 +124,9 @@ def _null_check(seeds: range, tmp_path: Path, store: DataStore, data_dir: Path) 
     # of profiles with a flag (Bin(20, 0.05): P(>= 5) = 0.0026).
     print(f"null model: {flagged} of {tested} tested cells flagged over {len(seeds)} seeds; "
           f"{any_flag} profile(s) with a flag")  # fmt: skip
+    for bench, ps in [("all", [p for v in raw.values() for p in v]), *raw.items()]:
+        shares = ", ".join(f"<= {a}: {sum(p <= a for p in ps)}" for a in (0.05, 0.1, 0.5))
+        print(f"  raw p-values of {bench} ({len(ps)} tested cells): {shares}")
     assert flagged / tested <= ALPHA
     assert any_flag <= max(1, round(len(seeds) * 0.25))
 
