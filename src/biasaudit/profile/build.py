@@ -229,6 +229,8 @@ def apply_fdr(cells: Sequence[ProfileCell], alpha: float) -> int:
 
 
 def fdr_text(alpha: float, n_tests: int) -> str:
+    if n_tests == 0:
+        return "no cell was tested: every cell failed a validity gate (no FDR family)"
     return (
         f"Benjamini-Hochberg over the p-values of all {n_tests} tested cells of this profile: "
         f"a cell is flagged when its adjusted p-value (q) is <= {alpha:g}, so the expected "

@@ -54,7 +54,9 @@ def findings(profile: Profile) -> list[str]:
     if quiet:
         listed = ", ".join(f"{c.label} ({c.benchmark}, n = {c.n})" for c in quiet)
         out.append(f"No detectable bias at these sample sizes on: {listed}.")
-    if not flagged:
+    if profile.cells and not any(c.measurable for c in profile.cells):
+        out.insert(0, "No cell of the profile could be tested: each failed a validity gate.")
+    elif not flagged:
         out.insert(
             0, f"No cell of the profile is flagged at a false discovery rate of {profile.alpha:g}."
         )
