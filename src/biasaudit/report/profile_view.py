@@ -68,8 +68,10 @@ def heatmap(profile: Profile, title: str) -> str:
     widths = _widths(profile, benches)
     starts = [LEFT + sum(widths[:j]) for j in range(len(benches))]
     axes = profile.axes
-    width = LEFT + (sum(widths) or CELL_W) + 10
-    height = TOP + CELL_H * max(1, len(axes)) + 40
+    # wide enough for the legend (about 7 px a character at font-size 12)
+    width = max(LEFT + (sum(widths) or CELL_W) + 10, LEFT + 560.0)
+    grouped = any(c.group for c in profile.cells)
+    height = TOP + CELL_H * max(1, len(axes)) + (58 if grouped else 40)
     uid = svg._uid("profile", title, profile.model_dump_json())
     desc = "; ".join(
         f"{c.label} / {c.benchmark}: {c.verdict}"
@@ -103,10 +105,16 @@ def heatmap(profile: Profile, title: str) -> str:
             part = w / max(1, len(cells))
             out += [_cell(c, x0 + part * k, y, uid, part) for k, c in enumerate(cells)]
     legend_y = TOP + CELL_H * max(1, len(axes)) + 22
-    legend = "▲ toward stereotype   ▼ against stereotype   ○ no detectable bias   ▨ not measurable"
-    if any(c.group for c in profile.cells):
-        legend += "   △ / ▽ per group: + / − (in favour of / against it for CALM)"
-    out.append(f'<text x="{LEFT:.1f}" y="{legend_y:.1f}" fill="{INK}">{escape(legend)}</text>')
+    legend = [
+        "▲ toward stereotype   ▼ against stereotype   ○ no detectable bias   ▨ not measurable"
+    ]
+    if grouped:
+        legend.append(
+            "△ / ▽ a group against its axis' other groups: + / − (CALM: in favour of / against)"
+        )
+    for k, line in enumerate(legend):
+        y = legend_y + 18 * k
+        out.append(f'<text x="{LEFT:.1f}" y="{y:.1f}" fill="{INK}">{escape(line)}</text>')
     out.append("</svg>")
     return "".join(out)
 
