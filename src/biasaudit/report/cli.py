@@ -225,9 +225,9 @@ def _compare_profile_cells(runs: list[Any], args: argparse.Namespace) -> int:
         ]
         print(f"profile cells: {runs[1].label if len(runs) == 2 else 'other'} vs {runs[0].label}")
         print(format_table(columns, [[r[c] for c in columns] for r in rows]))
-        print("effects are signed (+ = toward the stereotype; in a group's cell, in favour of the")
-        print("group); interval: conservative, from the two cells' 95% CIs. Not measurable cells")
-        print("give no difference. See docs/profile.md.")
+        print("effects are signed (+ = toward the stereotype; in a group's cell, the benchmark's")
+        print("+, CALM: in favour of the group); interval: conservative, from the two cells' 95%")
+        print("CIs. Not measurable cells give no difference. See docs/profile.md.")
     return 0
 
 
