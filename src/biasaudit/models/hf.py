@@ -38,7 +38,7 @@ from biasaudit.models.hf_loading import (
     quiet_transformers,
 )
 from biasaudit.models.hf_masked import MaskedLM, shared_positions, word_groups
-from biasaudit.models.llamacpp import _file_sha256
+from biasaudit.models.llamacpp_loading import _file_sha256
 from biasaudit.options import parse_options
 from biasaudit.requests import Capability, ClassifyRequest, Response
 

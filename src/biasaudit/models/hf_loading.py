@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, BiasauditError, CapabilityError
 from biasaudit.models.base import Backend
-from biasaudit.models.llamacpp import _file_sha256, smollm2_path
+from biasaudit.models.llamacpp_loading import _file_sha256, smollm2_path
 from biasaudit.requests import Capability, Response
 
 Task = Literal["causal", "masked", "classifier"]
