@@ -32,11 +32,20 @@ def _records(values: Sequence[float], groups: Sequence[dict[str, str]]) -> list[
     ]
 
 
-def _floor(records: list[object], by: str, **design: str) -> tuple[float, float, float]:
+def _floor(
+    records: list[object], by: str, within: str, cluster: str | None = None
+) -> tuple[float, float, float]:
     """(gap, null p95, p) of the breakdown `by` under the current floor rules (`frame`)."""
     from biasaudit.metrics import MetricSpec, frame
 
-    spec = MetricSpec(name="m", score="score", group_by=[by], noise_floor=True, **design)
+    spec = MetricSpec(
+        name="m",
+        score="score",
+        group_by=[by],
+        noise_floor=True,
+        permute_within=within,
+        cluster_by=cluster,
+    )
     breakdown = frame(records, spec, seed=0).breakdowns[0]  # type: ignore[arg-type]
     floor = breakdown.noise_floor
     assert breakdown.gap is not None and floor is not None and floor.null_p95 is not None
@@ -63,7 +72,7 @@ def statistics_floors(_: Path | None) -> str:
     stance = ["pro" if int(t[1:]) < 6 else "anti" for t in templates]
     values = [float(rng.random() < (0.7 if s == "pro" else 0.3)) for s in stance]
     groups = [{"stance": s, "template": t} for s, t in zip(stance, templates, strict=True)]
-    gap, p95, p = _floor(_records(values, groups), "stance", permute_within="template")
+    gap, p95, p = _floor(_records(values, groups), "stance", within="template")
     old_p95, old_p = _within_only(values, stance, templates)
     bases = [f"b{b}" for b in range(3) for _ in range(10)]
     names = ["female", "male", *(f"g{g}" for g in range(8))]
@@ -73,21 +82,21 @@ def statistics_floors(_: Path | None) -> str:
         for b, g in zip(bases, beads_groups, strict=True)
     ]
     text_ids = [f"text{i}" for i in range(len(bases))]
-    _, _, text_p = _floor(
+    text_p = _floor(
         _records(
             biased, [{"group": g, "base": t} for g, t in zip(beads_groups, text_ids, strict=True)]
         ),
         "group",
-        permute_within="base",
-    )
+        within="base",
+    )[2]
     old_text_p = _within_only(biased, beads_groups, text_ids)[1]
     beads_gap, beads_p95, beads_p = _floor(
         _records(
             biased, [{"group": g, "base": b} for g, b in zip(beads_groups, bases, strict=True)]
         ),
         "group",
-        permute_within="base",
-        cluster_by="base",
+        within="base",
+        cluster="base",
     )
     reading = "indistinguishable from chance" if beads_p >= 0.05 else "a gap beyond chance"
     text = (
@@ -246,7 +255,9 @@ def stereoset_21(run_dir: Path | None) -> str:
     m = {x.name: x for x in bench.metrics}
     names = ["ss", "lms", "icat", "ss_micro", "lms_micro", "icat_micro", "icat_term_mean"]
     parts = [f"{n} {metric_text(m[n], 1)}" for n in names if n in m]
-    parts += [f"ss_micro by {by}: {floor_text(m['ss_micro'], by, 1)}" for by in ("split", "domain")]
+    parts += [
+        f"ss_micro by {by}: {floor_text(m['ss_micro'], by, 1)}" for by in ("split", "bias_type")
+    ]
     return _paragraph(
         "Re-scored with the current intervals and floors (`scripts/docs_numbers.py`, "
         f"SmolLM2 `--shard 0/21`, seed 0, {bench.n_samples} items): ",

@@ -9,6 +9,7 @@ statsmodels' Wilson interval (the CrowS-Pairs table and the n = 4 example).
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import sys
 from pathlib import Path
@@ -132,3 +133,52 @@ def test_a_missing_run_is_skipped_or_refused(
     assert "two: not checked" in capsys.readouterr().out
     assert docs_numbers.main(["--check", "--require-runs", "--only", "two", *runs]) == 2
     assert "run folder" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("block", "benchmark", "options", "limit"),
+    [
+        ("stereoset_21", "stereoset", {"scorer": "loglikelihood"}, 40),
+        ("bbq_ll", "bbq", {"categories": ["Sexual_orientation"], "protocol": "loglikelihood"}, 60),
+        ("beads_variation", "beads", {"task": "variation"}, None),
+    ],
+)
+def test_run_blocks_render_the_rescored_run(
+    docs_numbers: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    block: str,
+    benchmark: str,
+    options: dict[str, object],
+    limit: int | None,
+) -> None:
+    """A run block renders what `score` gives for its run (a fake-backend run stands in for
+    the model): every metric it names with the rescored value, and each floor's p-value."""
+    from biasaudit import api
+    from biasaudit.models.spec import BACKENDS
+
+    monkeypatch.setitem(BACKENDS._paths, "fake", "biasaudit.testing.fake_backend:FakeBackend")
+    run = tmp_path / "run"
+    result = api.evaluate(
+        benchmark,
+        "fake",
+        options={benchmark: options},
+        output_dir=run,
+        limit=limit,
+        progress=False,
+        use_cache=False,
+        data_dir=os.environ.get("BIASAUDIT_DATA_DIR", ROOT.parent / "shared" / "datasets"),
+    )
+    text = getattr(docs_numbers, block)(run)
+    bench = result.benchmarks[0]
+    shown = [m for m in bench.metrics if f"{m.name} " in text]
+    assert shown, text
+    digits = 1 if benchmark == "stereoset" else 2 if benchmark == "beads" else 3
+    for metric in shown:
+        if metric.value is not None:
+            assert f"{metric.name} {metric.value:.{digits}f}".replace("-", "−") in text
+        else:  # the fake backend's replies give BEADs no verdict: said, not a number
+            assert f"{metric.name} not measurable ({metric.undefined_reason}" in text
+    floors = [b.noise_floor for m in shown for b in m.breakdowns if b.noise_floor is not None]
+    if floors:
+        assert any(f"p = {f.p_value:.3f}" in text for f in floors if f.p_value is not None)
