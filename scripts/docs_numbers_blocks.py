@@ -246,7 +246,8 @@ def _bench(run_dir: Path | None, name: str) -> Any:
     return next(b for b in result.benchmarks if b.benchmark == name)
 
 
-def _paragraph(lead: str, parts: list[str]) -> str:
+def _paragraph(run: str, parts: list[str]) -> str:
+    lead = f"Re-scored with the current intervals and floors (`scripts/docs_numbers.py`, {run}): "
     return "\n" + textwrap.fill(lead + "; ".join(parts) + ".", width=96) + "\n"
 
 
@@ -258,11 +259,7 @@ def stereoset_21(run_dir: Path | None) -> str:
     parts += [
         f"ss_micro by {by}: {floor_text(m['ss_micro'], by, 1)}" for by in ("split", "bias_type")
     ]
-    return _paragraph(
-        "Re-scored with the current intervals and floors (`scripts/docs_numbers.py`, "
-        f"SmolLM2 `--shard 0/21`, seed 0, {bench.n_samples} items): ",
-        parts,
-    )
+    return _paragraph(f"SmolLM2 `--shard 0/21`, seed 0, {bench.n_samples} items", parts)
 
 
 def bbq_ll(run_dir: Path | None) -> str:
@@ -281,11 +278,8 @@ def bbq_ll(run_dir: Path | None) -> str:
         f"accuracy_disambig by context_alignment: "
         f"{floor_text(m['accuracy_disambig'], 'context_alignment')}",
     ]
-    return _paragraph(
-        "Re-scored with the current intervals and floors (`scripts/docs_numbers.py`, SmolLM2, "
-        f"log-likelihood, Sexual_orientation, seed 0, {bench.n_samples} rows): ",
-        parts,
-    )
+    what = f"SmolLM2, log-likelihood, Sexual_orientation, seed 0, {bench.n_samples} rows"
+    return _paragraph(what, parts)
 
 
 def beads_variation(run_dir: Path | None) -> str:
