@@ -182,3 +182,12 @@ def test_run_blocks_render_the_rescored_run(
     floors = [b.noise_floor for m in shown for b in m.breakdowns if b.noise_floor is not None]
     if floors:
         assert any(f"p = {f.p_value:.3f}" in text for f in floors if f.p_value is not None)
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_model_run_blocks_are_current(docs_numbers: ModuleType) -> None:
+    """The run blocks against their seeded embedded-model runs (made when missing: about
+    15 min of one CPU thread for all three)."""
+    runs = ROOT / "runs" / "docs"
+    assert docs_numbers.main(["--check", "--make-runs", "--require-runs", "--runs", str(runs)]) == 0
