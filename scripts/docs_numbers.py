@@ -25,9 +25,11 @@ Two kinds of block:
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,7 +97,10 @@ def make_run(runs: Path, name: str) -> None:
     out = ["-o", str(runs / name), "--no-cache", "--seed", "0"]
     command = [sys.executable, "-m", "biasaudit.cli", "run", *args, *out]
     print("running:", " ".join(command[2:]), file=sys.stderr)
+    start, load = time.monotonic(), os.getloadavg()[0]
     subprocess.run(command, check=True)
+    wall, end = time.monotonic() - start, os.getloadavg()[0]
+    print(f"{name}: {wall:.0f} s wall, load {load:.1f} -> {end:.1f}", file=sys.stderr)
 
 
 # ---- the registry and the command line -----------------------------------------------------
@@ -106,8 +111,8 @@ BLOCKS = [
     Block("crows-full", "docs/benchmarks/crows_pairs.md", None, crows_full),
     Block("crows-subset", "docs/benchmarks/crows_pairs.md", None, crows_subset),
     Block("stereoset-21-smol", "docs/benchmarks/stereoset.md", "stereoset_21_smol", stereoset_21),
-    Block("bbq-ll-smol", "docs/benchmarks/bbq.md", "bbq_ll_smol", bbq_ll),
     Block("beads-variation", "docs/benchmarks/beads.md", "beads_variation_smol", beads_variation),
+    Block("bbq-ll-smol", "docs/benchmarks/bbq.md", "bbq_ll_smol", bbq_ll),
 ]
 
 
