@@ -237,6 +237,7 @@ def floor_text(metric: object, by: str, digits: int = 3) -> str:
     return (
         f"{groups}: gap {_num(b.gap, digits)}, null mean {_num(f.null_mean, digits)}, "
         f"p95 {_num(f.null_p95, digits)}, p = {f.p_value:.3f}{unit}"
+        f" ({'within' if f.p_value >= 0.05 else 'beyond'} chance)"
     )
 
 
