@@ -112,7 +112,7 @@ def statistics_floors(_: Path | None) -> str:
         f"about sentences); with the real ids (gap {beads_gap:.2f}, null p95 {beads_p95:.2f}) "
         f"p = {beads_p:.2f}: ten groups of three samples each, {reading}."
     )
-    return "\n" + textwrap.fill(text, width=96) + "\n"
+    return "\n" + textwrap.fill(text, width=96, break_on_hyphens=False) + "\n"
 
 
 def statistics_wilson(_: Path | None) -> str:
@@ -249,7 +249,9 @@ def _bench(run_dir: Path | None, name: str) -> Any:
 
 def _paragraph(run: str, parts: list[str]) -> str:
     lead = f"Re-scored with the current intervals and floors (`scripts/docs_numbers.py`, {run}): "
-    return "\n" + textwrap.fill(lead + "; ".join(parts) + ".", width=96) + "\n"
+    return (
+        "\n" + textwrap.fill(lead + "; ".join(parts) + ".", width=96, break_on_hyphens=False) + "\n"
+    )
 
 
 def stereoset_21(run_dir: Path | None) -> str:
