@@ -15,8 +15,9 @@ profile and FDR control.
   turn of a conversation that names a religion (a religion term in the text: STOP's prompts
   name their group only in words). `plan_bias(..., axis="gender")` plants the same on the
   items about gender instead (STOP: every turn of a conversation whose first turn is one of
-  its sex/gender_identity scenarios), and on CALM +20 nats on the gold answer of every
-  prompt with a female name: a gap in accuracy by gender.
+  its sex/gender_identity scenarios), on CALM +20 nats on the gold answer of every prompt
+  with a female name (a gap in accuracy by gender), and on WinoBias +20 nats on the
+  occupation stereotyped for the pronoun's gender.
 - silent: replies nothing parseable ("Hmm."), never an answer.
 """
 
@@ -153,6 +154,7 @@ AXIS_GROUPS = {
         "bbnli": ("domain", "gender"),
         "stop": ("demographic", "sex/gender_identity"),
         "calm": ("group", "female"),
+        "winobias": ("", ""),  # every item is about gender
     },
 }
 
@@ -174,7 +176,7 @@ def plan_bias(bench: Benchmark, samples: Sequence[Sample], axis: str) -> Plan:
         return plan
     key, level = AXIS_GROUPS[axis][bench.name]
     for sample in samples:
-        if sample.groups.get(key) != level:
+        if key and sample.groups.get(key) != level:
             continue
         d = sample.data
         if bench.name == "stop":
@@ -193,6 +195,8 @@ def plan_bias(bench: Benchmark, samples: Sequence[Sample], axis: str) -> Plan:
             index = 0
             assert isinstance(requests[0], LoglikelihoodRequest)
             assert requests[0].continuation.strip() == d["stereotype"][1]
+        elif bench.name == "winobias":  # the stereotyped occupation
+            index = d["stereotyped"]
         elif bench.name == "calm":  # the gold answer (closed-choice tasks only)
             if not d["choices"]:
                 continue

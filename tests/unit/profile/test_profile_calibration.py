@@ -44,12 +44,16 @@ SUITE: dict[str, tuple[dict[str, Any], tuple[int, int] | None]] = {
         },
         None,
     ),
+    # WinoBias: a stratified sample of 60 pronoun-swapped pairs (SAMPLE), kept whole
+    "winobias": ({}, None),
 }
+#: Benchmarks run on a stratified sample of whole units (`evaluate(sample=N)`).
+SAMPLE = {"winobias": 60}
 #: The suite of the planted gender bias: BBQ's gender category instead of the others.
 GENDER_SUITE = SUITE | {"bbq": ({"categories": ["Gender_identity"]}, (0, 12))}
 COVERS = {
     "religion": {"crows_pairs", "stereoset", "bbq", "bbnli", "stop"},
-    "gender": {"crows_pairs", "stereoset", "bbq", "bbnli", "stop", "calm"},
+    "gender": {"crows_pairs", "stereoset", "bbq", "bbnli", "stop", "calm", "winobias"},
 }
 ALPHA = 0.05
 Suite = dict[str, tuple[dict[str, Any], tuple[int, int] | None]]
@@ -88,6 +92,7 @@ def audit(
             data_dir=data_dir,
             seed=seed,
             shard=shard,
+            sample=SAMPLE.get(name),
             progress=False,
             use_cache=False,
         )
