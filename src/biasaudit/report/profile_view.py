@@ -234,7 +234,8 @@ def profile_html(profiles: Sequence[tuple[str, Profile]]) -> str:
     parts.append(
         html.note(
             "Effect: signed, on each benchmark's own scale, relative to its unbiased value "
-            "(CrowS-Pairs and StereoSet 50, BBQ and BBNLI 0, STOP: this group minus the others); "
+            "(CrowS-Pairs, StereoSet and WinoBias 50, BBQ and BBNLI 0, STOP: this group minus the "
+            "others); "
             "positive = toward the stereotype. CALM has no stereotype direction: one cell per name "
             "group, its accuracy minus the other groups' of its attribute (+ = in favour of the "
             "group). Verdicts control the false discovery rate over the "
