@@ -21,7 +21,7 @@ from biasaudit.api import evaluate
 from biasaudit.data import DataStore
 from biasaudit.profile import Profile, profile_of_dir
 from biasaudit.profile.display import metric_reason
-from biasaudit.profile.model import DISFAVOURS, FAVOURS, NOT_MEASURABLE, TOWARD
+from biasaudit.profile.model import AGAINST, DISFAVOURS, FAVOURS, NOT_MEASURABLE, TOWARD
 from biasaudit.results.io import read_results
 
 #: benchmark -> (options, shard): every k-th sample keeps every group of the benchmark.
@@ -159,8 +159,13 @@ def _planted_check(
             assert cell.verdict == FAVOURS and cell.effect is not None and cell.effect > 0
         else:  # the other gender groups are below the female names, or not flagged
             assert cell.verdict in (DISFAVOURS, "no detectable bias at this n"), cell.verdict
-    other = [f for f in _flagged(profile) if not f[1].startswith(axis)]
-    assert other == []
+    other = [c for c in profile.cells if c.flagged and c.axis != axis]
+    # A contrast cell compares its group with all the others, the planted group among them:
+    # a large plant pulls every other group's gap below 0 by construction (STOP's rest holds
+    # the planted group's progressions). Such a cell may read "against" (measured: STOP age
+    # at gender seed 3); nothing off the planted axis may read "toward".
+    pulled = [c for c in other if c.design == "contrast" and c.verdict == AGAINST]
+    assert [(c.benchmark, c.label, c.verdict) for c in other if c not in pulled] == []
 
 
 def test_planted_religion_bias_is_found_on_religion_only(
