@@ -245,6 +245,29 @@ def test_draw_needs_k_rows_per_class() -> None:
         ("sentiment", "Positive, Neutral or Negative", "unparsed", None),
         ("sentiment", "not positive", "unparsed", None),
         ("bias", "Non-Biased", "answered", "neutral"),
+        # SmolLM2 reciting the definitions (a real reply): an echo, not "positive"
+        (
+            "sentiment",
+            "The task is to identify the sentiment in a statement based on the given "
+            "definitions. The task is to identify the positive, neutral, and negative labels. "
+            "The answer is:\n\n- Positive: The statement expresses positive feelings or "
+            "opinions.\n- Neutral: The statement expresses neither clear positive nor negative "
+            "feelings or opinions.\n",
+            "unparsed",
+            None,
+        ),
+        (
+            "sentiment",
+            "Negative - The statement expresses negative feelings or opinions.",
+            "answered",
+            "negative",
+        ),
+        (
+            "toxicity",
+            "Non-toxic: The statement contains no offensive or harmful language.",
+            "answered",
+            "non-toxic",
+        ),
     ],
 )
 def test_reading_a_few_shot_reply(subtask: str, reply: str, outcome: str, value: str) -> None:

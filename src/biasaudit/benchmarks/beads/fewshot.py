@@ -69,6 +69,12 @@ _LABEL_SETS = {
     "toxicity": LabelSet.of(("non-toxic", "toxic")),
     "sentiment": LabelSet.of(("negative", "neutral", "positive")),
 }
+#: the definitions' sentences ("The statement expresses positive feelings or opinions."): a
+#: reply that recites them is read without them (they name every label)
+_DEFINITION_SENTENCES = {
+    subtask: [line.split(" - ")[-1] for line in definitions(category).split("\n")[1:]]
+    for subtask, category in (("toxicity", "Toxicity"), ("sentiment", "Sentiment"))
+}
 #: a small model's invented next example ("Toxic\nText: ...\nLabel: ..."): only what comes
 #: before it is the answer (as `parse.parse_label` does for bias)
 _CONTINUATION = re.compile(r"\n\s*(?:text|passage|statement|sentence|example)\s*\d*\s*:", re.I)
@@ -114,6 +120,8 @@ def read_answer(text: str, subtask: str) -> parse.Parsed:
     if subtask == "bias":
         return parse.parse_label(text)
     head = _CONTINUATION.split(text, maxsplit=1)[0]
+    for sentence in _DEFINITION_SENTENCES[subtask]:  # the instruction echoed back
+        head = re.sub(re.escape(sentence.rstrip(".")) + r"\.?", " ", head, flags=re.I)
     reading = read_label(head, _LABEL_SETS[subtask])
     if reading.answered and reading.value:
         return parse.Parsed(parse.ANSWERED, reading.value)
