@@ -28,7 +28,7 @@ the model and tokenizer files and ``build.json`` (encoder and corpus sha256, set
 per epoch, the held-out masked-token top-1 accuracy next to the most-frequent-token baseline,
 and the top fills of App. C.2's example).
 
-    python scripts/build_minilm_mlm.py [--out DIR] [--texts 24000] [--epochs 4] [--threads 1]
+    python scripts/build_minilm_mlm.py [--out DIR] [--texts 24000] [--epochs 10] [--threads 1]
 """
 
 from __future__ import annotations
@@ -217,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", help="one text per line (default: WordNet glosses)")
     parser.add_argument("--texts", type=int, default=24_000, help="training texts")
     parser.add_argument("--held-out", type=int, default=2_000)
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
