@@ -81,11 +81,15 @@ class BeadsOptions(BenchmarkOptions):
     tie: Literal["tie", "first"] = "tie"
     #: classify (generate mode): k train examples per class in the prompt (paper: 2)
     shots: int = Field(default=0, ge=0)
-    #: the split they are drawn from (default: the subtask's train split, fewshot.TRAIN_SPLIT)
+    #: the "config/split" they are drawn from (default: the subtask's train split, e.g.
+    #: 1-Text_Classification/toxic_train)
     shots_split: str | None = None
     #: fill: "generate" (an LLM and the App. C.2 prompt) or "mask" (a masked LM, fill_mask)
     fill_mode: Literal["generate", "mask"] = "generate"
+    #: fill_mode=mask: the top token ("top1") or the best of the top mask_top_k that names an
+    #: identity group ("first_identity")
     mask_rule: masked.MaskRule = "top1"
+    #: fill_mode=mask: how many candidates the masked LM returns
     mask_top_k: int = Field(default=10, ge=1)
     occurrence: Literal["all", "first"] = "all"
     max_tokens: int = Field(default=64, ge=1)
