@@ -24,7 +24,13 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 #: A stratum label: the values of the stratification keys, in key order.
 Stratum = tuple[str, ...]
@@ -146,6 +152,16 @@ class SamplePlan(BaseModel):
     joined_with: list[str] = Field(default_factory=list)
     #: Units whose statement occurs in those samples (the units drawn first), when joined.
     n_units_joinable: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _plain_as_before(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A plain draw is written without the join's fields, as before they existed, so
+        that `--resume` of an earlier run finds the same settings in run.json."""
+        data: dict[str, Any] = handler(self)
+        if not self.joined_with:
+            data.pop("joined_with", None)
+            data.pop("n_units_joinable", None)
+        return data
 
 
 @dataclass

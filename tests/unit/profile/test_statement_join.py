@@ -119,6 +119,9 @@ def test_audit_draws_cobias_from_the_drawn_statements(suite: str) -> None:
     assert len(cobias_plan.ids) == size
     assert cobias_plan.plan.joined_with == ["crows_pairs", "stereoset"]
     assert cobias_plan.plan.n_units_joinable == len(available)
+    written = cobias_plan.plan.model_dump(mode="json")
+    assert written["joined_with"] == ["crows_pairs", "stereoset"]
+    assert written["n_units_joinable"] == len(available)
 
 
 def test_plain_draw_keeps_its_plan_and_hash() -> None:
@@ -135,6 +138,18 @@ def test_plain_draw_keeps_its_plan_and_hash() -> None:
     payload = {"settings": {**settings, "seed": 0}, "units": sorted(plain.ids)}
     digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
     assert plain.plan.plan_hash == digest and plain.plan.joined_with == []
+    # written as before (run.json's settings, compared by --resume)
+    assert set(plain.plan.model_dump(mode="json")) == {
+        *settings,
+        "suite",
+        "seed",
+        "n_units",
+        "n_samples",
+        "n_units_total",
+        "n_samples_total",
+        "n_strata",
+        "plan_hash",
+    }
     # ... and the 30 units are the 30 first by sha256(seed, id), as before
     ranked = sorted(
         (s.id for s in bench.iter_samples()),
