@@ -61,9 +61,10 @@ def _question(prompt: str) -> str | None:
     return None
 
 
-def rows(sample: Row, options: Row, source: str) -> Iterator[Row]:
+def rows(sample: Row, options: Row, source: str, model: str) -> Iterator[Row]:
     bench, data = sample["benchmark"], sample["data"]
-    base = {"label": None, "class": None, "source": source, "note": sample["sample_id"]}
+    base = {"label": None, "class": None, "source": source, "model": model}
+    base["note"] = sample["sample_id"]
     for reply in _replies(sample):
         row: Row = {"reply": reply, **base}
         if bench == "bbq":
@@ -120,7 +121,7 @@ def main() -> None:
         sample = json.loads(line)
         opts = meta.get("options", {}).get(sample["benchmark"], {})
         source = f"model:{tag} {sample['benchmark']} run={run.name} seed={meta.get('seed', 0)}"
-        for row in rows(sample, opts, source):
+        for row in rows(sample, opts, source, tag):
             key = (row["corpus"], json.dumps({k: v for k, v in row.items() if k != "note"}))
             if key in seen or count.get(row["corpus"], 0) >= most:
                 continue

@@ -58,6 +58,9 @@ KNOWN_DISAGREEMENTS = {
         "friend has a different perspective on their",
         # The first-person rule (a base model's story is not an answer) also takes this one.
         "I'm sorry for your loss. The grandson.",
+        # cross_model: UnifiedQA-T5-11B's "the younger boy" for the option "The youthful
+        # boy" (a paraphrase: the reader matches words, not synonyms; missed, not wrong)
+        "the younger boy",
     },
 }
 
