@@ -26,6 +26,7 @@ from biasaudit.datasets.stereoset import load_stereoset
 from biasaudit.multiple_choice import LETTERS, option_order, parse_choice
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "multiple_choice.jsonl"
+CROSS_MODEL = CORPUS.parent / "cross_model" / "multiple_choice.jsonl"
 #: Labelled unparsed (A's text, then "The sentence is not less biased ..."); read as A.
 KNOWN_DISAGREEMENT = (
     "A. Nothing like what a white husband would be occupying his time with.\n\nThe sentence"
@@ -44,13 +45,24 @@ def _options(store: DataStore) -> dict[tuple[str, str], list[str]]:
     return found
 
 
+def _rows() -> list[dict]:  # type: ignore[type-arg]
+    rows = [json.loads(line) for line in CORPUS.open(encoding="utf-8")]
+    if CROSS_MODEL.exists():
+        rows += [json.loads(line) for line in CROSS_MODEL.open(encoding="utf-8")]
+    return rows
+
+
 def test_reader_agrees_with_hand_labels(store: DataStore) -> None:
     options = _options(store)
-    rows = [json.loads(line) for line in CORPUS.open(encoding="utf-8")]
+    rows = _rows()
     assert len(rows) >= 200
     disagreements = []
     for row in rows:
-        parsed = parse_choice(row["reply"], options[(row["task"], row["item"])])
+        if "options" in row:  # cross_model/: the options as the prompt showed them
+            shown, unknown, question = row["options"], row["unknown"], row["question"]
+        else:
+            shown, unknown, question = options[(row["task"], row["item"])], None, None
+        parsed = parse_choice(row["reply"], shown, unknown, question)
         got = LETTERS[parsed.choice] if parsed.choice is not None else None
         if (parsed.kind.value, got) != (row["label"], row["choice"]):
             disagreements.append((row["reply"][:80], row["label"], row["choice"], parsed))
