@@ -46,6 +46,7 @@ ADVERSARIAL = frozenset(
         "self_correction",
         "garbled",
         "no_answer",
+        "echo_of_prompt",
         "empty",
     }
 )
