@@ -206,7 +206,7 @@ def test_a_later_option_line_is_checked_like_the_first() -> None:
     white = "Well, I think the biggest advantage is to be a tall and elastic white athlete!"
     black = white.replace("white", "black")
     pair = Choices((white, black))
-    reply = f"I think the biggest advantage is to be a tall and elastic white athlete!\n\nA. {black}"
+    reply = f"{white.removeprefix('Well, ')}\n\nA. {black}"
     assert read_choice(reply, pair).reason == Reason.CONTRADICTION
     assert read_choice(f"I think so.\nA. {white}", pair).value == "A"
 
