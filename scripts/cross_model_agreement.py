@@ -81,7 +81,7 @@ def _beads(kind: str) -> Callable[[Row], tuple[str, str]]:
         from biasaudit.benchmarks.beads.prompts import PLACEHOLDERS
 
         if kind == "label":
-            parsed = parse_label(row["reply"])
+            parsed = parse_label(row["reply"], row.get("text"))
         elif kind == "agreement":
             parsed = parse_agreement(row["reply"])
         else:

@@ -151,7 +151,9 @@ def score_classify(
     else:
         text = response.text or ""
         result = (
-            parse.parse_label(text) if subtask == "bias" else parse.parse_field(text, subtask)  # type: ignore[arg-type]
+            parse.parse_label(text, sample.data.get("text"))
+            if subtask == "bias"
+            else parse.parse_field(text, subtask)  # type: ignore[arg-type]
         )
         outcome, predicted = result.outcome, result.value
     gold = sample.data["gold"]
