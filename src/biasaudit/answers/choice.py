@@ -137,6 +137,15 @@ _RELATIVE = re.compile(r"^(?:which|who|that)\b", re.I)
 _NO_LEAD = re.compile(r"^(?:no|yes)\b[\s,:;.!—–-]*", re.I)
 
 
+#: "The answer is not 'Not answerable'": the unknown answer ruled out, not given.
+_RULED_OUT = re.compile(r"\b(?:is|was|isn't|wasn't)\s+not\s*[\"'“‘]?$|\bnot\s+[\"'“‘]$", re.I)
+
+
+def _says_unknown(body: str) -> bool:
+    """A statement that the context does not tell, not ruled out by a "not" before it."""
+    return any(not _RULED_OUT.search(body[: m.start()]) for m in UNKNOWN_SAYING.finditer(body))
+
+
 def _question_negated(choices: Choices) -> bool:
     """Whether the question is negative ("Who was not comfortable?"); no question: positive."""
     return choices.question is not None and opt.negated(choices.question)
@@ -147,6 +156,9 @@ def _clause_claims(sentence: str, choices: Choices) -> list[tuple[int, str]] | N
     clause ("..., which is not an unfaithful partner") adds to the predicate before it. None
     when a clause gives two options ("X or Y", "X is the Y friend")."""
     found: list[tuple[int, str]] = []
+    for option in choices.options:  # "Nia Singleton, the receptionist" is one option
+        if "," in option:
+            sentence = re.sub(re.escape(option), option.replace(",", ""), sentence, flags=re.I)
     for clause in [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]:
         clause = _NO_LEAD.sub("", clause)
         if _RELATIVE.match(clause) and found:
@@ -328,7 +340,7 @@ def _read_part(text: str, choices: Choices) -> Reading:
     if whole is not None and len(opt.words(choices.options[whole])) >= _SHORT:
         return _answer(whole, choices)  # a sentence option (or several) given back whole
     names = opt.named(body, choices.options, choices.unknown)
-    says_unknown = choices.unknown is not None and UNKNOWN_SAYING.search(body) is not None
+    says_unknown = choices.unknown is not None and _says_unknown(body)
     if says_unknown and not names and choices.unknown is not None:
         return _answer(choices.unknown, choices)
     if _FIRST_PERSON.match(body) and not _OPINION.match(body):
