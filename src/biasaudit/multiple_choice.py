@@ -27,7 +27,8 @@ The reader looks for the answer the reply commits to, as a careful human would:
 - a critique of the inputs ("both options are stereotypes", "none of these").
 
 Echoes of our own instruction line ("Answer with the letter of ...") are ignored. Agreement
-with hand labels: `tests/corpora/multiple_choice.jsonl` (211 replies, >= 97% required).
+with hand labels: `tests/corpora/multiple_choice.jsonl` and `cross_model/multiple_choice.jsonl`
+(234 replies, >= 97% required).
 """
 
 from __future__ import annotations
