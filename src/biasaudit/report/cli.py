@@ -42,6 +42,11 @@ COMPARE_COLUMNS = [
     "reading",
     "baseline_status",
     "other_status",
+    "kind",
+    "baseline_p_value",
+    "other_p_value",
+    "baseline_null_p95",
+    "other_null_p95",
 ]
 
 #: Exit status when an input run is not complete (as `biasaudit run` uses for such a run).
@@ -82,6 +87,24 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _value_cell(row: dict[str, Any], side: str) -> str:
+    """ "value [ci_low, ci_high] n=N" of one run's side of a compare row ("-" for None)."""
+    from biasaudit.textfmt import format_cell
+
+    value, low, high = (row[f"{side}_{k}"] for k in ("value", "ci_low", "ci_high"))
+    ci = f" [{format_cell(low)}, {format_cell(high)}]" if low is not None else ""
+    return f"{format_cell(value)}{ci} n={row[f'{side}_n']}"
+
+
+def _floor_cell(row: dict[str, Any]) -> str:
+    """A contrast's floor p-values "p_baseline / p_other"; "" for other rows."""
+    from biasaudit.textfmt import format_cell
+
+    if row["kind"] != "contrast":
+        return ""
+    return f"{format_cell(row['baseline_p_value'])} / {format_cell(row['other_p_value'])}"
+
+
 def _compare_rows(rows: list[dict[str, Any]]) -> str:
     from biasaudit.textfmt import format_table
 
@@ -96,12 +119,13 @@ def _compare_rows(rows: list[dict[str, Any]]) -> str:
                 [
                     r["metric"],
                     r["group"] or "(overall)",
-                    r["baseline_value"],
-                    r["other_value"],
+                    _value_cell(r, "baseline"),
+                    _value_cell(r, "other"),
                     r["difference"],
                     r["ci_low"],
                     r["ci_high"],
                     r["method"] or "-",
+                    _floor_cell(r),
                     r["reading"],
                 ]
                 for r in mine
@@ -116,6 +140,7 @@ def _compare_rows(rows: list[dict[str, Any]]) -> str:
                 "ci_low",
                 "ci_high",
                 "method",
+                "floor p",
                 "reading",
             ]
             out.append(format_table(columns, table) + "\n")
@@ -158,12 +183,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         writer.writerows(rows)
         sys.stdout.write(buffer.getvalue())
     else:
-        shown = rows if args.groups else [r for r in rows if not r["group"]]
+        shown = rows if args.groups else [r for r in rows if r["kind"] != "group"]
         print(_compare_rows(shown))
         print("difference = other - baseline (the first run). method: 'paired bootstrap' when both")
         print(
             "runs saw the same samples, else 'conservative' (from the two CIs). See docs/report.md."
         )
+        print("each run: value [95% CI] n=samples counted. Contrast rows (signed a - b; n = both")
+        print("sides): floor p = each run's permutation p-value of |a - b| (baseline / other).")
         print()
         _compare_profile_cells(runs, args)
     return _banner(runs)

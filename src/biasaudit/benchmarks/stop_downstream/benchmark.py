@@ -89,7 +89,12 @@ def evenly_spaced(n_total: int, n: int | None) -> list[int]:
 
 def _rate(name: str, score: str, description: str) -> MetricSpec:
     return MetricSpec(
-        name=name, score=score, group_by=BY, description=description, reference=REFERENCE
+        name=name,
+        score=score,
+        group_by=BY,
+        description=description,
+        reference=REFERENCE,
+        scale=100.0,  # 0/100 flags: Wilson in percent even when every flag is 0
     )
 
 
