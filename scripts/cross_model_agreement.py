@@ -23,7 +23,6 @@ import json
 import sys
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,18 +51,19 @@ ADVERSARIAL = frozenset(
 )
 
 
-def _parser_agreement() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "parser_agreement", ROOT / "scripts" / "parser_agreement.py"
-    )
+def _script(name: str) -> Any:
+    """A sibling script as a module (they are not a package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("parser_agreement", module)
+    sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
 
 
-PA = _parser_agreement()
+PA = _script("parser_agreement")
+#: The counting of scripts/answer_agreement.py (non-answers become "unparsed" there).
+Tally = _script("answer_agreement").Tally
 
 
 def _choice(row: Row) -> tuple[str, str]:
@@ -114,30 +114,6 @@ READERS: dict[str, Callable[[Row], tuple[str, str]]] = {
 }
 
 
-@dataclass
-class Tally:
-    n: int = 0
-    agree: int = 0
-    wrong: int = 0
-    missed: int = 0
-    misread: list[tuple[Row, str]] = field(default_factory=list)
-
-    def add(self, row: Row, want: str, got: str) -> None:
-        self.n += 1
-        if got == want:
-            self.agree += 1
-            return
-        self.misread.append((row, got))
-        if got != NONE:
-            self.wrong += 1
-        else:
-            self.missed += 1
-
-    @property
-    def rate(self) -> float:
-        return self.agree / self.n if self.n else float("nan")
-
-
 def load(name: str) -> list[Row]:
     path = CROSS_MODEL / f"{name}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
@@ -149,11 +125,11 @@ def corpora() -> list[str]:
 
 def score(name: str) -> dict[str, Tally]:
     """Tallies of corpus `name`: "all", "class:<class>", "model:<model>"."""
-    tallies: dict[str, Tally] = defaultdict(Tally)
+    tallies: dict[str, Any] = defaultdict(Tally)
     for row in load(name):
-        want, got = READERS[name](row)
+        want, got = (x if x != NONE else "unparsed" for x in READERS[name](row))
         for key in ("all", f"class:{row['class']}", f"model:{row['model']}"):
-            tallies[key].add(row, want, got)
+            tallies[key].add({**row, "label": want}, got)
     return dict(tallies)
 
 

@@ -10,26 +10,11 @@ and UnifiedQA-T5-11B's released BBQ answers (nyu-mll/BBQ results/UnifiedQA). The
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "cross_model_agreement.py"
+from script_module import load_script
 
-
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cross_model_agreement", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["cross_model_agreement"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-CM = _module()
+CM = load_script("cross_model_agreement")
 #: One benchmark's corpora, pooled for its agreement figure.
 BENCHMARKS = {
     "bbq": ("bbq_mcq",),

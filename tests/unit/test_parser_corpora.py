@@ -8,26 +8,11 @@ the disagreements listed in docs/benchmarks/stop.md and calm.md.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "parser_agreement.py"
+from script_module import load_script
 
-
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("parser_agreement", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["parser_agreement"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-AGREEMENT = _module()
+AGREEMENT = load_script("parser_agreement")
 
 
 @pytest.mark.parametrize("name", sorted(AGREEMENT.CORPUS_READERS))
