@@ -162,7 +162,7 @@ def score_classify(
         if fewshot:
             result = read_answer(text, subtask)
         elif subtask == "bias":
-            result = parse.parse_label(text)
+            result = parse.parse_label(text, sample.data.get("text"))
         else:
             result = parse.parse_field(text, subtask)  # type: ignore[arg-type]
         outcome, predicted = result.outcome, result.value
