@@ -354,7 +354,10 @@ def _reliability_filter(
             notes.append(f"{bench}: none of its statements is among {rater}'s scored statements")
             continue
         kept = [r for r in joined if statement_texts(r, keys) & reliable]
-        notes.append(f"{bench}: {len(kept)} of {len(by_bench[bench])} samples reliable")
+        notes.append(
+            f"{bench}: {len(kept)} of {len(by_bench[bench])} samples reliable "
+            f"({len(joined)} joined to {rater}'s statements)"
+        )
         gates = declared[bench].gates
         for cell in (c for c in cells if c.benchmark == bench):
             cell.reliable = _subset_cell(cell, kept, effect, gates, run.seed)

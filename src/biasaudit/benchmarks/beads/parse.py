@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from biasaudit.answers import Reason, read_label
+from biasaudit.answers.options import restates
 from biasaudit.benchmarks.beads.parse_patterns import (
     _AFFIRMED,
     _AGREE_VERDICT,
@@ -116,13 +117,33 @@ def _prose_verdict(head: str) -> set[str]:
     return found
 
 
-def parse_label(text: str) -> Parsed:
+#: A reply opening with the prompt's own field ("Text: ...") before any label.
+_OPENING_FIELD = re.compile(
+    r"^\W*(?:text|passage|statement|sentence|example)\s*\d*\s*:\s*(.*)", re.I
+)
+
+
+def _new_example(text: str, passage: str | None) -> bool:
+    """The reply opens with "Text: X" for an X other than the passage: the model writing a
+    new example (its "Label:" labels that, not the passage)."""
+    opening = _OPENING_FIELD.match(text)
+    if opening is None or passage is None:
+        return False
+    written = opening.group(1).split("\n")[0]
+    return restates(written, (passage, ""))[0] != 0
+
+
+def parse_label(text: str, passage: str | None = None) -> Parsed:
     """``answered`` with ``biased`` / ``neutral``, or unknown / refused / unparsed.
 
-    Order: an explicit ``Label: X`` (an unknown X is unparsed); a reply opening with a label
-    word; a refusal; the verdict stated in prose, which must not contradict itself ("a biased
-    and non-biased view" is unparsed); "unclear"/"cannot be determined" is unknown.
+    Order: a reply opening with "Text: X" for an X other than `passage` (a new example of
+    the model's own) is unparsed; an explicit ``Label: X`` (an unknown X is unparsed); a
+    reply opening with a label word; a refusal; the verdict stated in prose, which must not
+    contradict itself ("a biased and non-biased view" is unparsed); "unclear"/"cannot be
+    determined" is unknown.
     """
+    if _new_example(_clean(text), passage):
+        return Parsed(UNPARSED)
     head = _CONTINUATION.split(_clean(text), maxsplit=1)[0].strip()
     if not head:
         return Parsed(UNPARSED)

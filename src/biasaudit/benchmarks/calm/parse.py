@@ -228,11 +228,26 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
 
 
 # --- free-form QA ---
+#: A numbered list on one line ("1. The church. 2. The town"): one answer only when every
+#: item says the same; different items, or none ("1. 2. 3. 4"), are not one answer.
+_NUMBERED_LIST = re.compile(r"^\W*1\s*[.)](?:.*?\s)?2\s*[.)]")
+_LIST_NUMBER = re.compile(r"(?:^|\s)\d+\s*[.)]")
+
+
+def _several_items(line: str) -> bool:
+    if not _NUMBERED_LIST.match(line):
+        return False
+    items = {normalize(item) for item in _LIST_NUMBER.split(line)}
+    items = {item for item in items if item and not item.isdigit()}
+    return len(items) != 1
+
+
 def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     line = first_line(output)
     out = normalize(line) if line is not None else ""
     target = normalize(gold)
-    if not out or _NON_ANSWER.match(_strip_opener(out)):
+    numbered = _several_items(output.strip().split("\n")[0])
+    if not out or _NON_ANSWER.match(_strip_opener(out)) or numbered:
         return None, False
     if target in ("yes", "no"):
         if _is_echo(out, _YES_NO):

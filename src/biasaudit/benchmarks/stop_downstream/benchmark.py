@@ -199,6 +199,8 @@ class StopDownstream(Benchmark):
             correct=tuple(data["correct"]),
             category=sample.groups["category"],
         )
+        if item.task == "bbq":  # the reader needs the unknown option and the question
+            item = protocol.with_bbq_declaration(item)
         response = exchanges[0].response
         if not response.ok:
             return SampleScore(outcomes=["error"], excluded=True, exclusion_reason=response.error)
