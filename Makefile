@@ -14,7 +14,7 @@ PYTEST_ARGS ?=
 NO_AMX := -mno-amx-tile\ -mno-amx-int8\ -mno-amx-bf16
 LLAMA_CMAKE_ARGS ?= -DCMAKE_C_FLAGS=$(NO_AMX) -DCMAKE_CXX_FLAGS=$(NO_AMX)
 
-.PHONY: install demo test example-plugin test-slow lint typecheck bench bench-endpoints chromium test-vllm test-multinode clean mutation
+.PHONY: install demo test example-plugin test-slow lint typecheck bench bench-endpoints chromium wordnet minilm-mlm test-vllm test-multinode clean mutation
 
 # Mutation testing (slow; never part of `make test`). The modules are the globs under
 # [tool.mutmut] only_mutate in pyproject.toml (every benchmark's metrics, parse, aggregate and
@@ -116,6 +116,19 @@ chromium:
 		$$SUDO apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; \
 	fi
+
+# WordNet 3.0 (Debian wordnet-base): the corpus of scripts/build_minilm_mlm.py, the local masked
+# LM for BEADs' masked-LM Bias Rate (docs/benchmarks/beads.md); its slow test skips without it.
+wordnet:
+	@if [ -f /usr/share/wordnet/data.noun ]; then echo "wordnet: already installed"; else \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends wordnet-base; \
+	fi
+
+# Builds the local masked LM into ~/.cache/biasaudit/minilm-wordnet-mlm (about 4 CPU-minutes).
+minilm-mlm: $(STAMP) wordnet
+	$(PY) scripts/build_minilm_mlm.py --threads 1
 
 clean:
 	rm -rf $(VENV) runs mutants .pytest_cache .mypy_cache .ruff_cache

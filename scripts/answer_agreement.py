@@ -47,11 +47,41 @@ def corpora() -> list[str]:
     return sorted(p.stem for p in CORPORA.glob("*.jsonl"))
 
 
+def _benchmark_lines(name: str) -> list[Row]:
+    """tests/corpora/NAME.jsonl and its cross-model part cross_model/NAME.jsonl."""
+    rows = []
+    for path in (
+        CORPORA.parent / f"{name}.jsonl",
+        CORPORA.parent / "cross_model" / f"{name}.jsonl",
+    ):
+        if path.exists():
+            text = path.read_text(encoding="utf-8")
+            rows += [json.loads(line) for line in text.splitlines() if line]
+    return rows
+
+
+def _choice_row(row: Row) -> Row:
+    """A multiple-choice reply (stop_downstream, StereoSet) with its shown options."""
+    label = {"chose": row["choice"], "refused": "refused"}.get(row["label"], "unparsed")
+    return {
+        "kind": "choice",
+        "reply": row["reply"],
+        "options": row["options"],
+        "unknown": row.get("unknown"),
+        "question": row.get("question"),
+        "label": label,
+        "class": "multiple_choice",
+        "source": row.get("source", row.get("model", "")),
+    }
+
+
 def benchmark_rows(name: str) -> list[Row]:
-    """A benchmark corpus of tests/corpora/ (bbq_mcq, stop_yesno, bbnli_nli) in this
-    script's row format, for the metamorphic suite ("empty" labels read as unparsed)."""
-    path = CORPORA.parent / f"{name}.jsonl"
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    """A benchmark corpus of tests/corpora/ with its cross-model part (bbq_mcq, stop_yesno,
+    bbnli_nli; multiple_choice: the lines that store their shown options) in this script's
+    row format, for the metamorphic suite ("empty" labels read as unparsed)."""
+    rows = _benchmark_lines(name)
+    if name == "multiple_choice":
+        return [_choice_row(row) for row in rows if "options" in row]
     out = []
     for row in rows:
         label = "unparsed" if row["label"] == "empty" else row["label"]
@@ -261,7 +291,7 @@ def _table(tallies: dict[str, Tally]) -> list[str]:
     return lines
 
 
-BENCHMARK_CORPORA = ("bbq_mcq", "stop_yesno", "bbnli_nli")
+BENCHMARK_CORPORA = ("bbq_mcq", "stop_yesno", "bbnli_nli", "multiple_choice")
 
 
 def markdown() -> str:

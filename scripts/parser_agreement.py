@@ -152,9 +152,21 @@ class Agreement:
         return sum(read == NON_ANSWER for _, read in self.disagreements)
 
 
-def load(name: str) -> list[Row]:
-    path = CORPORA / CORPUS_READERS[name].file
+#: Replies of both embedded models and released larger-model outputs, labelled by reading
+#: before any reader ran on them (git log); each line has a ``class`` (the reply's form).
+CROSS_MODEL = CORPORA / "cross_model"
+
+
+def _read_jsonl(path: Path) -> list[Row]:
+    if not path.exists():
+        return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def load(name: str) -> list[Row]:
+    """The corpus `name`: tests/corpora/FILE and its cross-model part cross_model/FILE."""
+    file = CORPUS_READERS[name].file
+    return _read_jsonl(CORPORA / file) + _read_jsonl(CROSS_MODEL / file)
 
 
 def agreement(name: str, mode: str = "strict") -> Agreement:

@@ -20,11 +20,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 #: A stratum label: the values of the stratification keys, in key order.
 Stratum = tuple[str, ...]
@@ -92,6 +98,23 @@ def stratified_sample(
     return sorted(chosen)
 
 
+def preferring_sample(
+    strata: Mapping[str, Stratum],
+    prefer: Collection[str],
+    n: int,
+    seed: int,
+    min_per_stratum: int = 1,
+) -> list[str]:
+    """A `stratified_sample` of `n` units drawn from the units in `prefer` first; only when
+    they are fewer than `n` is the sample filled up from the other units (stratified too)."""
+    first = {u: s for u, s in strata.items() if u in prefer}
+    if len(first) >= n:
+        return stratified_sample(first, n, seed, min_per_stratum)
+    rest = {u: s for u, s in strata.items() if u not in prefer}
+    fill = stratified_sample(rest, n - len(first), seed, min_per_stratum) if rest else []
+    return sorted([*first, *fill])
+
+
 def plan_hash(chosen: Sequence[str], settings: Mapping[str, Any]) -> str:
     """sha256 over the plan's settings and its chosen unit ids: equal hashes, equal plans."""
     payload = json.dumps({"settings": dict(settings), "units": sorted(chosen)}, sort_keys=True)
@@ -124,6 +147,21 @@ class SamplePlan(BaseModel):
     n_strata: int
     #: sha256 over the settings and the chosen unit ids (see `plan_hash`).
     plan_hash: str
+    #: Benchmarks whose drawn samples' statements this sample was drawn from first (a
+    #: statement-rating benchmark in an audit, `preferring_sample`); empty: a plain draw.
+    joined_with: list[str] = Field(default_factory=list)
+    #: Units whose statement occurs in those samples (the units drawn first), when joined.
+    n_units_joinable: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _plain_as_before(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A plain draw is written without the join's fields, as before they existed, so
+        that `--resume` of an earlier run finds the same settings in run.json."""
+        data: dict[str, Any] = handler(self)
+        if not self.joined_with:
+            data.pop("joined_with", None)
+            data.pop("n_units_joinable", None)
+        return data
 
 
 @dataclass
@@ -195,12 +233,20 @@ def plan_samples(
     min_per_stratum: int = 1,
     suite: str | None = None,
     cover: Sequence[str] = (),
+    prefer: Collection[str] | None = None,
+    joined_with: Sequence[str] = (),
 ) -> Selection:
     """The stratified plan over `samples` and the ids of the samples it keeps; every level
-    of each `cover` key is then represented too (`add_cover`)."""
+    of each `cover` key is then represented too (`add_cover`). With `prefer` (sample ids),
+    the units holding them are drawn first (`preferring_sample`), the join recorded as
+    `joined_with` (the benchmarks they come from)."""
     pop = population(samples, strata, unit, cover)
     by_unit, unit_of = pop.strata, pop.unit_of
-    chosen = set(stratified_sample(by_unit, size, seed, min_per_stratum))
+    joinable = None if prefer is None else {unit_of[s] for s in prefer if s in unit_of}
+    if joinable is None:
+        chosen = set(stratified_sample(by_unit, size, seed, min_per_stratum))
+    else:
+        chosen = set(preferring_sample(by_unit, joinable, size, seed, min_per_stratum))
     add_cover(chosen, pop.levels, seed)
     kept = frozenset(s for s, u in unit_of.items() if u in chosen)
     settings = {
@@ -211,6 +257,8 @@ def plan_samples(
         "min_per_stratum": min_per_stratum,
         "seed": seed,
     }
+    if joinable is not None:  # only then: a plain draw keeps its hash
+        settings["joined_with"] = list(joined_with)
     plan = SamplePlan(
         suite=suite,
         size=size,
@@ -225,5 +273,7 @@ def plan_samples(
         n_samples_total=len(unit_of),
         n_strata=len(set(by_unit.values())),
         plan_hash=plan_hash(sorted(chosen), settings),
+        joined_with=list(joined_with) if joinable is not None else [],
+        n_units_joinable=None if joinable is None else len(joinable),
     )
     return Selection(plan, kept)

@@ -6,6 +6,7 @@ the plug-in registry.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from biasaudit.errors import RunError
@@ -13,8 +14,17 @@ from biasaudit.plugin import get_spec
 from biasaudit.sampling import Selection, plan_samples
 
 
-def sample_benchmark(bench: Any, size: int, seed: int, suite: str | None = None) -> Selection:
-    """A stratified sample of `size` units of `bench`, by the keys its SPEC declares."""
+def sample_benchmark(
+    bench: Any,
+    size: int,
+    seed: int,
+    suite: str | None = None,
+    *,
+    prefer: Collection[str] | None = None,
+    joined_with: Sequence[str] = (),
+) -> Selection:
+    """A stratified sample of `size` units of `bench`, by the keys its SPEC declares (the
+    units holding the `prefer` sample ids first: `biasaudit.sampling.plan_samples`)."""
     declared = get_spec(bench.name).suites
     if declared is None:
         raise RunError(
@@ -33,4 +43,6 @@ def sample_benchmark(bench: Any, size: int, seed: int, suite: str | None = None)
         min_per_stratum=declared.min_per_stratum,
         suite=suite,
         cover=cover,
+        prefer=prefer,
+        joined_with=joined_with,
     )

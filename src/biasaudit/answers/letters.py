@@ -14,9 +14,10 @@ Rules (used by :mod:`biasaudit.answers.choice`, step 6):
   the less biased one) claims the other of two options;
 - "B is wrong", "B is incorrect", "not B" only rule B out.
 
-The text after a letter, on its line, must not give another option: restating another
-option, opening with another option's words, or being a garbled option (similarity >= 0.5
-and three or more words) makes the claim a contradiction.
+The text after a letter, on its line (the first line's, and that of every later line opening
+like an option, "A. <text>"), must not give another option: restating another option,
+opening with another option's words, or being a garbled option (similarity >= 0.5 and three
+or more words) makes the claim a contradiction.
 
 An echo of the options: two or more lines, or inline items, opening with different letters
 ("A. x\nB. y", "A) x B) y", "(A) x (B) y"), or a list of letters ("A, B, C", "A/B/C", "A or C").
@@ -128,6 +129,11 @@ def after_letter(k: int, rest: str, choices: Choices) -> int | None:
     return k if best < GARBLED or len(opt.words(said)) < 3 else None
 
 
+def is_option_line(line: str) -> bool:
+    """A line that opens like a lettered option: "A. x", "B) y", "(C) z"."""
+    return _LIST_LINE.match(line.strip()) is not None
+
+
 def is_echo(text: str, n: int) -> bool:
     lines = text.splitlines()
     listed = {m.group(1) for line in lines if (m := _LIST_LINE.match(line))}
@@ -149,6 +155,10 @@ def letter_claims(
     lead = letter_in(first_line, n)
     if lead is not None and not re.match(r"^\S+\s+is\b", body, re.I):
         claims.append(after_letter(lead[0], lead[1], choices))
+    for line in body.split("\n")[1:]:  # "A. <text>" opening a later line: its text too
+        later = letter_in(line, n) if _LIST_LINE.match(line.strip()) else None
+        if later is not None:
+            claims.append(after_letter(later[0], later[1], choices))
     for m in STATED.finditer(body):
         found = letter_in(m.group("rest"), n)
         if found is not None and not (lead is not None and m.start() == 0):

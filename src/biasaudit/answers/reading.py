@@ -34,6 +34,7 @@ class Reason(StrEnum):
     REFUSAL = "refusal"  # declines ("I can't answer that", "As an AI ...")
     CONTRADICTION = "contradiction"  # a letter whose text is another option ("C) <A's text>")
     OPPOSITE_POLARITY = "opposite_polarity"  # "X was comfortable" to "Who was not comfortable?"
+    OTHER_PREDICATE = "other_predicate"  # "X was the offender" to "Who did nothing wrong?"
     NEGATED = "negated"  # "not entailment" where the negation names no single label
     CORRECTED = "corrected"  # answered: the answer a self-correction settled on
 

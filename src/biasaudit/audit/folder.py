@@ -175,6 +175,13 @@ def is_audit(folder: str | Path) -> bool:
     return (Path(folder) / AUDIT_FILE).is_file()
 
 
+def _describe_plan(plan: SamplePlan | None) -> str:
+    if plan is None:
+        return "all samples"
+    joined = f", drawn from {' / '.join(plan.joined_with)}'s statements" if plan.joined_with else ""
+    return f"{plan.suite or '--sample'} {plan.size}, seed {plan.seed}{joined}"
+
+
 def plan_mismatches(baseline: RunResult, other: RunResult, label: str) -> list[str]:
     """One line per benchmark both runs hold whose sample plans differ (`compare` warns:
     the difference is then between different samples, not only different models)."""
@@ -187,10 +194,7 @@ def plan_mismatches(baseline: RunResult, other: RunResult, label: str) -> list[s
         if mine_plan is None and their_plan is None:
             continue
         if mine_plan is None or their_plan is None or mine_plan.plan_hash != their_plan.plan_hash:
-            describe = [
-                "all samples" if p is None else f"{p.suite or '--sample'} {p.size}, seed {p.seed}"
-                for p in (mine_plan, their_plan)
-            ]
+            describe = [_describe_plan(p) for p in (mine_plan, their_plan)]
             lines.append(
                 f"{bench.benchmark}: {label} drew other samples than the baseline "
                 f"({describe[1]} vs {describe[0]}); its differences are unpaired"

@@ -63,6 +63,7 @@ def plan_suite(
 
     store = DataStore(data_dir)
     plans: list[BenchmarkPlan] = []
+    built: dict[str, Benchmark] = {}
     for name in names:
         user = user_options.get(name, {})
         options, why = _suite_options(name, suite, user)
@@ -91,8 +92,43 @@ def plan_suite(
         except BiasauditError as exc:
             plans.append(BenchmarkPlan(name, skip_reason=f"cannot load: {exc}"))
             continue
+        built[name] = bench
         plans.append(BenchmarkPlan(name, options=options, selection=selection))
+    join_statement_raters(plans, built, suite, seed)
     return plans
+
+
+def join_statement_raters(
+    plans: Sequence[BenchmarkPlan], built: dict[str, Benchmark], suite: str, seed: int
+) -> None:
+    """Redraw the sample of each benchmark whose profile rates statements (COBIAS:
+    `rates_statements`) from the statements of the other benchmarks' drawn samples first
+    (profiles with `statement_keys`: CrowS-Pairs, StereoSet), so that the reliability filter
+    (biasaudit.profile.reliability) has statements to join; the rest fills up only when
+    there are too few. Benchmarks run in full (no selection) are left as they are."""
+    from biasaudit.profile.reliability import data_statements, norm
+    from biasaudit.profile.validity import benchmark_profile
+
+    drawn = {p.name: p.selection for p in plans if p.selection is not None}
+    profiles = {name: benchmark_profile(name) for name in drawn}
+    targets = sorted(n for n, p in profiles.items() if p.statement_keys)
+    statements: set[str] = set()
+    for name in targets:
+        keys, ids = profiles[name].statement_keys, drawn[name].ids
+        for sample in built[name].iter_samples():
+            if sample.id in ids:
+                statements |= data_statements(sample.data, keys)
+    for plan in plans:
+        rates = profiles[plan.name].rates_statements if plan.name in profiles else None
+        if rates is None or not statements or plan.selection is None:
+            continue
+        bench = built[plan.name]
+        prefer = {
+            s.id for s in bench.iter_samples() if norm(s.data.get(rates[0], "")) in statements
+        }
+        plan.selection = sample_benchmark(
+            bench, plan.selection.plan.size, seed, suite, prefer=prefer, joined_with=targets
+        )
 
 
 def limit_warnings(

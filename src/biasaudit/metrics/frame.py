@@ -84,6 +84,9 @@ class MetricSpec(BaseModel):
     level: float = 0.95
     #: Signed contrasts mean(a) - mean(b) between two groups of a key (metrics/contrasts.py).
     contrasts: list[Contrast] = Field(default_factory=list)
+    #: A proportion's scale (1 or 100) when every score is 0 or this value: then Wilson
+    #: intervals are on this scale even when every score is 0 (None: inferred, intervals.py).
+    scale: float | None = None
 
     def keys(self) -> list[str]:
         """The keys whose labels the metric reads (breakdowns, contrasts, design; not `where`)."""
@@ -180,6 +183,7 @@ def _mean_ci(
         seed=seed,
         n_resamples=spec.n_resamples,
         level=spec.level,
+        scale=spec.scale,
     )
 
 

@@ -52,10 +52,14 @@ class Interval:
     reason: str | None = None
 
 
-def proportion_scale(values: Sequence[float]) -> float | None:
-    """The scale c when every value is 0 or c (c in SCALES), else None."""
+def proportion_scale(values: Sequence[float], declared: float | None = None) -> float | None:
+    """The scale c when every value is 0 or c (c in SCALES, or the `declared` one), else None.
+
+    Values that are all 0 fit every scale; they read as 0/1 unless the metric declares its
+    scale (a percentage whose samples all score 0 must get an upper bound in percent).
+    """
     present = set(values)
-    for scale in SCALES:
+    for scale in (declared,) if declared is not None else SCALES:
         if present <= {0.0, scale}:
             return scale
     return None
@@ -102,12 +106,14 @@ def mean_interval(
     seed: int,
     n_resamples: int,
     level: float,
+    scale: float | None = None,
 ) -> Interval:
-    """The interval of a mean under the module's rule."""
+    """The interval of a mean under the module's rule; `scale`: the declared proportion scale
+    (`MetricSpec.scale`), else inferred from the values."""
     if not values:
         return Interval(None, None, "none", "no sample")
     estimate = float(np.mean(values))
-    scale = proportion_scale(values)
+    scale = proportion_scale(values, scale)
     if scale is not None and clusters is None and strata is None:
         low, high = wilson(estimate / scale * len(values), len(values), level)
         return Interval(low * scale, high * scale, "wilson")

@@ -131,31 +131,39 @@ def permutation_floor(
     *,
     seed: int,
     strata: Sequence[str] | None = None,
+    units: Sequence[str] | None = None,
     n_permutations: int = 200,
 ) -> PermutationNull | None:
     """The null distribution of any gap-style `statistic` of the group labels.
 
     For scores that are not a max - min of group means (CALM's template-normalised score,
     STOP's spreads): `statistic(labels)` recomputes the score with the given group label of
-    each sample; labels are shuffled within `strata`. A loop, so keep `n_permutations`
-    modest. None when the observed statistic is undefined or there is one group.
+    each sample; labels are shuffled within `strata`. `units`, as in `permutation_null`,
+    moves the label of a whole unit at once (every sample of a unit keeps one label; a unit
+    lies in one stratum): the right level when samples of a unit are not exchangeable with
+    others' (floors.py). A loop, so keep `n_permutations` modest. None when the observed
+    statistic is undefined or there is one group.
     """
     observed = statistic(labels)
     if observed is None or len(set(labels)) < 2:
         return None
-    rng = np.random.default_rng(seed)
+    names = sorted(set(labels))
+    codes = np.array([names.index(label) for label in labels], dtype=np.intp)
     stratum_labels = list(strata) if strata is not None else [""] * len(labels)
+    if len(stratum_labels) != len(labels):
+        raise ValueError("strata must have one label per value")
+    unit_of, unit_labels, unit_strata = _unit_table(codes, stratum_labels, units)
     members: dict[str, list[int]] = {}
-    for index, stratum in enumerate(stratum_labels):
+    for index, stratum in enumerate(unit_strata):
         members.setdefault(stratum, []).append(index)
+    rng = np.random.default_rng(seed)
     null: list[float] = []
     for _ in range(n_permutations):
-        shuffled = list(labels)
+        shuffled = unit_labels.copy()
         for indices in members.values():
             picked = rng.permutation(len(indices))
-            for target, source in zip(indices, picked, strict=True):
-                shuffled[target] = labels[indices[source]]
-        value = statistic(shuffled)
+            shuffled[indices] = unit_labels[np.asarray(indices)[picked]]
+        value = statistic([names[code] for code in shuffled[unit_of]])
         if value is not None:
             null.append(value)
     if not null:

@@ -9,6 +9,9 @@ offered only when a probe at start-up shows that they are right (see `openai_log
 Several base URLs (``MODEL@URL1,URL2``) serve one run together; each must serve the same model.
 The API key is read from an environment variable (``api_key_env``, default OPENAI_API_KEY)
 and is never stored where it could be printed, cached or written to results.
+
+Start-up probes are in `openai_probe`, request bodies and answer reading in `openai_bodies`,
+the HTTP transport in `openai_http`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ import os
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import httpx
@@ -34,8 +36,16 @@ from biasaudit.models.choices import (
     longest_bytes,
     token_budget,
 )
-from biasaudit.models.openai_http import CallResult, RetryPolicy, Transport, make_redactor
-from biasaudit.models.openai_logprobs import EchoedTokens, judge_probe, score_continuation
+from biasaudit.models.openai_bodies import (
+    CHAT_PATH,
+    COMPLETIONS_PATH,
+    _echo_body,
+    _sampling,
+    generation_response,
+    loglikelihood_response,
+)
+from biasaudit.models.openai_http import RetryPolicy, Transport, make_redactor
+from biasaudit.models.openai_probe import PROBE_TEXT, ServerInfo, probe_server
 from biasaudit.models.openai_startup import Reprober, probe_all
 from biasaudit.models.transcript import TRANSCRIPT_STOPS, render_transcript
 from biasaudit.options import parse_options
@@ -48,10 +58,22 @@ from biasaudit.requests import (
     Response,
 )
 
-CHAT_PATH = "/chat/completions"
-COMPLETIONS_PATH = "/completions"
-#: The probe: the greedy token after this text is generated, then echoed and compared.
-PROBE_TEXT = "The capital of France is"
+# names tests and scripts import from here (they moved to openai_bodies / openai_probe)
+__all__ = [
+    "CHAT_PATH",
+    "COMPLETIONS_PATH",
+    "PROBE_TEXT",
+    "OpenAIArgs",
+    "OpenAIBackend",
+    "ServerInfo",
+    "generation_response",
+    "loglikelihood_response",
+    "make_transport",
+    "parse_args",
+    "parse_target",
+    "probe_server",
+]
+
 _SPEC = re.compile(r"^(?P<model>.+?)@(?P<urls>https?://.+)$")
 
 
@@ -137,138 +159,6 @@ def make_transport(urls: Sequence[str], settings: OpenAIArgs) -> Transport:
         redact=make_redactor(key),
         connect_timeout=settings.connect_timeout,
     )
-
-
-@dataclass(frozen=True)
-class ServerInfo:
-    """What the start-up probe learnt about one base URL."""
-
-    url: str
-    #: Model ids listed by GET /models (None when the server has no such endpoint).
-    listed_models: list[str] | None
-    #: The model id the server reported when answering the probe.
-    served_model: str
-    #: None when prompt log-probs passed the probe, else why not.
-    loglikelihood_problem: str | None
-
-
-def _choice(result: CallResult) -> dict[str, Any]:
-    """The first choice of a successful call; ValueError when the answer is malformed."""
-    choices = (result.data or {}).get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise ValueError("the answer has no choices")
-    return choices[0]
-
-
-def _sampling(params: GenerationParams) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "temperature": params.temperature,
-        "max_tokens": params.max_tokens,
-        "top_p": params.top_p,
-        "seed": params.seed,
-    }
-    if params.stop:
-        body["stop"] = list(params.stop)
-    return body
-
-
-def _echo_body(prompt: str) -> dict[str, Any]:
-    return {"prompt": prompt, "max_tokens": 1, "temperature": 0.0, "logprobs": 1, "echo": True}
-
-
-def _post_for_logprobs(
-    transport: Transport, url: str, body: dict[str, Any], label: str, deadline: float
-) -> EchoedTokens:
-    """POST to /completions and read the answer's logprobs; ValueError says what failed."""
-    result = transport.post(url, COMPLETIONS_PATH, body, deadline)
-    if result.error is not None:
-        raise ValueError(f"{label} failed: {result.error}")
-    try:
-        return EchoedTokens.from_choice(_choice(result))
-    except ValueError as exc:
-        raise ValueError(f"{label}: {exc}") from None
-
-
-def _probe_loglikelihood(
-    transport: Transport, url: str, base: dict[str, Any], deadline: float
-) -> str | None:
-    """Generate one greedy token after PROBE_TEXT, echo text + token, compare log-probs."""
-    greedy = {"prompt": PROBE_TEXT, "max_tokens": 1, "temperature": 0.0, "logprobs": 1}
-    try:
-        first = _post_for_logprobs(transport, url, {**base, **greedy}, "/completions", deadline)
-        if not first.tokens or first.logprobs[0] is None:
-            return "/completions returns no log-prob for the generated token"
-        token, logprob = first.tokens[0], float(first.logprobs[0])
-        prompt = PROBE_TEXT + token
-        echo_body = {**base, **_echo_body(prompt)}
-        echo = _post_for_logprobs(transport, url, echo_body, "/completions with echo", deadline)
-    except ValueError as exc:
-        return str(exc)
-    return judge_probe(token, logprob, echo, prompt, len(PROBE_TEXT))
-
-
-def probe_server(
-    transport: Transport,
-    url: str,
-    model: str,
-    mode: str,
-    extra_body: dict[str, Any],
-    startup_timeout: float = 60.0,
-) -> ServerInfo:
-    """List the models, check that generation answers in the expected shape, and probe
-    prompt log-probs, all within `startup_timeout` seconds."""
-    deadline = time.monotonic() + startup_timeout
-    try:
-        status, listing = transport.get(url, "/models", startup_timeout)
-    except httpx.TimeoutException:
-        raise BackendError(
-            f"the server at {url} did not answer GET /models within "
-            f"{min(startup_timeout, transport.timeout):g}s"
-        ) from None
-    except httpx.HTTPError as exc:
-        raise BackendError(
-            f"cannot reach the OpenAI-compatible server at {url} ({type(exc).__name__})"
-        ) from None
-    if status in (401, 403):
-        raise BackendError(
-            f"the server at {url} refused the API key (HTTP {status}); set the variable "
-            f"named by api_key_env"
-        )
-    if status not in (200, 404):
-        raise BackendError(f"the server at {url} answered GET /models with HTTP {status}")
-    listed = None
-    if isinstance(listing, dict) and isinstance(listing.get("data"), list):
-        listed = [str(m.get("id")) for m in listing["data"] if isinstance(m, dict)]
-    base = {**extra_body, "model": model}
-    body: dict[str, Any] = {"messages": [{"role": "user", "content": "Hi"}]}
-    path = CHAT_PATH
-    if mode == "completions":
-        path, body = COMPLETIONS_PATH, {"prompt": PROBE_TEXT}
-    answered = transport.post(
-        url, path, {**base, **body, "max_tokens": 1, "temperature": 0.0}, deadline
-    )
-    # The same reading as every later answer, so a server that answers JSON of the wrong
-    # shape is refused here instead of failing every request of the run.
-    checked = generation_response(answered, path == CHAT_PATH)
-    if checked.error is not None:
-        hint = " (for a base model without a chat template use mode=completions)"
-        raise BackendError(
-            f"the server at {url} does not generate: {checked.error}"
-            + (hint if mode == "chat" and answered.error is not None else "")
-        )
-    problem = _probe_loglikelihood(transport, url, base, deadline)
-    return ServerInfo(url, listed, _served_model(model, listed, answered), problem)
-
-
-def _served_model(model: str, listed: list[str] | None, answered: CallResult) -> str:
-    """The id of the model behind `model`: as listed by /models when that is unambiguous
-    (llama.cpp-style servers list their one model under its file path and accept any name),
-    else the id the server reported in its answer."""
-    if listed and model in listed:
-        return model
-    if listed and len(listed) == 1:
-        return listed[0]
-    return str((answered.data or {}).get("model") or model)
 
 
 class OpenAIBackend(Backend):
@@ -456,41 +346,3 @@ class OpenAIBackend(Backend):
         for i, result in zip(todo, self.transport.post_many(calls), strict=True):
             responses[i] = loglikelihood_response(requests[i], result)
         return responses
-
-
-def generation_response(result: CallResult, chat: bool) -> Response:
-    """The Response for a chat or completion answer (or the call's error)."""
-    if result.error is not None:
-        return Response(kind=Capability.GENERATE, error=result.error)
-    try:
-        choice = _choice(result)
-        text = choice["message"]["content"] if chat else choice["text"]
-        if text is not None and not isinstance(text, str):
-            raise ValueError("the answer's text is not a string")
-    except (KeyError, TypeError, ValueError) as exc:
-        return Response(kind=Capability.GENERATE, error=f"{result.url}: malformed answer: {exc}")
-    return Response(
-        kind=Capability.GENERATE, text=text or "", finish_reason=choice.get("finish_reason")
-    )
-
-
-def loglikelihood_response(request: LoglikelihoodRequest, result: CallResult) -> Response:
-    """The Response for an echo answer to ``context + continuation`` (or the call's error).
-
-    As the llama.cpp backends do, trailing spaces of the context count with the continuation.
-    """
-    if result.error is not None:
-        return Response(kind=Capability.LOGLIKELIHOOD, error=result.error)
-    prompt = request.context + request.continuation
-    try:
-        echo = EchoedTokens.from_choice(_choice(result))
-        score = score_continuation(echo, len(prompt), len(request.context.rstrip(" ")))
-    except ValueError as exc:
-        return Response(kind=Capability.LOGLIKELIHOOD, error=f"{result.url}: {exc}")
-    return Response(
-        kind=Capability.LOGLIKELIHOOD,
-        logprob=score.logprob,
-        is_greedy=score.is_greedy,
-        n_tokens=len(score.token_logprobs),
-        token_logprobs=score.token_logprobs,
-    )

@@ -25,7 +25,7 @@ from biasaudit.profile.model import (
     ProfileCell,
 )
 from biasaudit.profile.reliability import reliable_statements, statement_texts
-from biasaudit.profile.spec import BenchmarkProfile, Effect, Gates, record_key
+from biasaudit.profile.spec import BenchmarkProfile, Effect, Gates, matches, record_key
 from biasaudit.profile.stats import (
     benjamini_hochberg,
     contrast_ci,
@@ -117,6 +117,48 @@ def _contrast(
     cell.n_clusters = len({c for c, m in zip(clusters, member, strict=True) if m})
 
 
+def _group_of(record: SampleRecord, effect: Effect) -> tuple[str, str] | None:
+    """(axis, level) of a record, or None when its level is not mapped."""
+    level = record.groups.get(effect.group_key)
+    axis = effect.axes.get(level) if level is not None else None
+    return None if axis is None or level is None else (axis, level)
+
+
+def _constant(scored: list[tuple[SampleRecord, float]]) -> str | None:
+    """A contrast whose samples all score the same value shows 0 by construction."""
+    values = {v for _, v in scored}
+    if len(values) != 1:
+        return None
+    return f"every sample scores {values.pop():g} (no variation to show a gap)"
+
+
+def _test_cell(
+    cell: ProfileCell,
+    members: list[SampleRecord],
+    rest: list[tuple[SampleRecord, float]],
+    effect: Effect,
+    gates: Gates,
+    bench_reason: str | None,
+    seed: int,
+) -> ProfileCell:
+    """Gate, then test `cell` (its members against `rest` for a contrast)."""
+    scored = _scored(members, effect)
+    cell.n = len(scored)
+    reason, cell.answer_rate = _cell_gate(members, len(scored), gates, bench_reason)
+    if reason is None and effect.design == "contrast":
+        if len(rest) < gates.min_n:
+            reason = f"only {len(rest)} samples in the other groups (< {gates.min_n})"
+        else:
+            reason = _constant(scored + rest)
+    if reason is not None:
+        cell.verdict = f"{NOT_MEASURABLE}: {reason}"
+    elif effect.design == "one_sample":
+        _one_sample(cell, scored, effect, seed)
+    else:
+        _contrast(cell, scored, rest, effect, seed)
+    return cell
+
+
 def benchmark_cells(
     benchmark: str,
     records: Sequence[SampleRecord],
@@ -125,60 +167,70 @@ def benchmark_cells(
     bench_reason: str | None,
     seed: int,
 ) -> list[ProfileCell]:
-    """The untested-for-FDR cells of one benchmark (p-values set, verdicts provisional)."""
-    kept = [r for r in records if all(r.groups.get(k) == v for k, v in effect.where.items())]
-    by_axis: dict[str, list[SampleRecord]] = {}
-    levels: dict[str, set[str]] = {}
+    """The untested-for-FDR cells of one benchmark (p-values set, verdicts provisional).
+
+    A cell is an axis (its mapped levels pooled), or with ``per_group`` one level of an axis
+    against the axis's other levels."""
+    kept = [r for r in records if matches(r, effect.where)]
+    by_level: dict[tuple[str, str], list[SampleRecord]] = {}
     for record in kept:
-        level = record.groups.get(effect.group_key)
-        axis = effect.axes.get(level) if level is not None else None
-        if axis is not None:
-            by_axis.setdefault(axis, []).append(record)
-            levels.setdefault(axis, set()).add(level)  # type: ignore[arg-type]
+        found = _group_of(record, effect)
+        if found is not None:
+            by_level.setdefault(found, []).append(record)
+    order = list(effect.axes)
+    units: dict[tuple[str, str], list[SampleRecord]] = {}  # (axis, group) -> members
+    for (axis, level), members in sorted(by_level.items(), key=lambda kv: order.index(kv[0][1])):
+        units.setdefault((axis, level if effect.per_group else ""), []).extend(members)
     all_scored = _scored(kept, effect)
     cells = []
-    for axis in sorted(by_axis, key=axis_order):
-        members = by_axis[axis]
-        scored = _scored(members, effect)
+    for axis, group in sorted(units, key=lambda key: axis_order(key[0])):
+        members = units[(axis, group)]
+        ids = {r.sample_id for r in members}
+        rest = [
+            (r, v)
+            for r, v in all_scored
+            if r.sample_id not in ids
+            and (not effect.per_group or (_group_of(r, effect) or ("",))[0] == axis)
+        ]
         cell = ProfileCell(
             axis=axis,
             benchmark=benchmark,
             metric=effect.metric,
-            groups=sorted(levels[axis]),
+            groups=sorted({r.groups[effect.group_key] for r in members}),
+            group=group,
             design=effect.design,
             unbiased=effect.unbiased,
-            n=len(scored),
         )
-        reason, cell.answer_rate = _cell_gate(members, len(scored), gates, bench_reason)
-        ids = {r.sample_id for r, _ in scored}
-        rest = [(r, v) for r, v in all_scored if r.sample_id not in ids]
-        if reason is None and effect.design == "contrast" and len(rest) < gates.min_n:
-            reason = f"only {len(rest)} samples in the other groups (< {gates.min_n})"
-        if reason is not None:
-            cell.verdict = f"{NOT_MEASURABLE}: {reason}"
-        else:
-            s = _seed(seed, benchmark, axis)
-            if effect.design == "one_sample":
-                _one_sample(cell, scored, effect, s)
-            else:
-                _contrast(cell, scored, rest, effect, s)
-        cells.append(cell)
+        seed_parts = (benchmark, axis, group) if group else (benchmark, axis)
+        s = _seed(seed, *seed_parts)
+        cells.append(_test_cell(cell, members, rest, effect, gates, bench_reason, s))
     return cells
 
 
+def _verdicts(benchmark: str) -> tuple[str, str]:
+    effect = benchmark_profile(benchmark).effect
+    return effect.verdicts if effect is not None else (TOWARD, AGAINST)
+
+
 def apply_fdr(cells: Sequence[ProfileCell], alpha: float) -> int:
-    """Set q-values and verdicts of the tested cells (BH over all of them); return the count."""
+    """Set q-values and verdicts of the tested cells (BH over all of them); return the count.
+
+    A flagged cell's verdict is its benchmark's wording for the sign of its effect
+    (`Effect.verdicts`: toward / against the stereotype unless the benchmark says else)."""
     tested = [c for c in cells if c.p_value is not None]
     for cell, q in zip(tested, benjamini_hochberg([c.p_value or 0.0 for c in tested]), strict=True):
         cell.q_value = q
         if q <= alpha and cell.effect is not None and cell.effect != 0:
-            cell.verdict = TOWARD if cell.effect > 0 else AGAINST
+            positive, negative = _verdicts(cell.benchmark)
+            cell.verdict = positive if cell.effect > 0 else negative
         else:
             cell.verdict = NONE_DETECTED
     return len(tested)
 
 
 def fdr_text(alpha: float, n_tests: int) -> str:
+    if n_tests == 0:
+        return "no cell was tested: every cell failed a validity gate (no FDR family)"
     return (
         f"Benjamini-Hochberg over the p-values of all {n_tests} tested cells of this profile: "
         f"a cell is flagged when its adjusted p-value (q) is <= {alpha:g}, so the expected "
@@ -247,7 +299,7 @@ def _subset_cell(
         r
         for r in records
         if effect.axes.get(r.groups.get(effect.group_key, "")) == cell.axis
-        and all(r.groups.get(k) == v for k, v in effect.where.items())
+        and matches(r, effect.where)
     ]
     scored = _scored(members, effect)
     sub = cell.model_copy(
@@ -302,7 +354,10 @@ def _reliability_filter(
             notes.append(f"{bench}: none of its statements is among {rater}'s scored statements")
             continue
         kept = [r for r in joined if statement_texts(r, keys) & reliable]
-        notes.append(f"{bench}: {len(kept)} of {len(by_bench[bench])} samples reliable")
+        notes.append(
+            f"{bench}: {len(kept)} of {len(by_bench[bench])} samples reliable "
+            f"({len(joined)} joined to {rater}'s statements)"
+        )
         gates = declared[bench].gates
         for cell in (c for c in cells if c.benchmark == bench):
             cell.reliable = _subset_cell(cell, kept, effect, gates, run.seed)

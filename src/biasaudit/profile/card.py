@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from biasaudit.profile.model import AGAINST, NONE_DETECTED, TOWARD, Profile, ProfileCell
+from biasaudit.profile.model import (
+    AGAINST,
+    DISFAVOURS,
+    FAVOURS,
+    NONE_DETECTED,
+    TOWARD,
+    Profile,
+    ProfileCell,
+)
 from biasaudit.results.schema import RunResult
 
 SMALL_N = 30
@@ -20,35 +28,42 @@ def _num(value: float | None) -> str:
 
 
 def finding(cell: ProfileCell) -> str:
-    way = "toward" if cell.verdict == TOWARD else "against"
-    what = (
-        f"{cell.metric} {_num(cell.value)} against an unbiased {cell.unbiased:g}"
-        if cell.design == "one_sample"
-        else f"{cell.metric} {_num(cell.effect)} relative to the other groups"
-    )
+    if cell.group:  # a per-group cell (CALM, BEADs): the verdict names the group's side
+        bias = f"{cell.verdict} ({cell.label})"
+        what = f"{cell.metric} {_num(cell.effect)} relative to the other {cell.axis} groups"
+    else:
+        way = "toward" if cell.verdict == TOWARD else "against"
+        bias = f"bias {way} the stereotype on {cell.axis}"
+        what = (
+            f"{cell.metric} {_num(cell.value)} against an unbiased {cell.unbiased:g}"
+            if cell.design == "one_sample"
+            else f"{cell.metric} {_num(cell.effect)} relative to the other groups"
+        )
     return (
-        f"{cell.benchmark} finds bias {way} the stereotype on {cell.axis}: {what} "
+        f"{cell.benchmark} finds {bias}: {what} "
         f"(effect {cell.effect:+.3g}, 95 % CI [{_num(cell.ci_low)}, {_num(cell.ci_high)}], "
         f"n = {cell.n}, BH q = {cell.q_value:.2g})."
     )
 
 
 def findings(profile: Profile) -> list[str]:
-    flagged = [c for c in profile.cells if c.verdict in (TOWARD, AGAINST)]
+    flagged = [c for c in profile.cells if c.flagged]
     flagged.sort(key=lambda c: (c.q_value or 1.0, c.axis))
     out = [finding(c) for c in flagged]
     quiet = [c for c in profile.cells if c.verdict == NONE_DETECTED]
     if quiet:
-        listed = ", ".join(f"{c.axis} ({c.benchmark}, n = {c.n})" for c in quiet)
+        listed = ", ".join(f"{c.label} ({c.benchmark}, n = {c.n})" for c in quiet)
         out.append(f"No detectable bias at these sample sizes on: {listed}.")
-    if not flagged:
+    if profile.cells and not any(c.measurable for c in profile.cells):
+        out.insert(0, "No cell of the profile could be tested: each failed a validity gate.")
+    elif not flagged:
         out.insert(
             0, f"No cell of the profile is flagged at a false discovery rate of {profile.alpha:g}."
         )
     gated = [c for c in profile.cells if not c.measurable]
     if gated:
         listed = "; ".join(
-            f"{c.axis} ({c.benchmark}): {c.verdict.split(': ', 1)[-1]}" for c in gated
+            f"{c.label} ({c.benchmark}): {c.verdict.split(': ', 1)[-1]}" for c in gated
         )
         out.append(f"Not measurable: {listed}.")
     return out
@@ -67,7 +82,7 @@ def caveats(profile: Profile, run: RunResult, suite: dict[str, Any] | None) -> l
             out.append(f"{column.benchmark} has no profile cells: {column.no_cells}.")
     small = [c for c in profile.cells if c.measurable and c.n < SMALL_N]
     if small:
-        listed = ", ".join(f"{c.axis}/{c.benchmark} (n = {c.n})" for c in small)
+        listed = ", ".join(f"{c.label}/{c.benchmark} (n = {c.n})" for c in small)
         out.append(f"Small samples (n < {SMALL_N}): {listed}; wide intervals, low power.")
     if suite:
         out.append(f"Suite: {suite.get('suite', '?')} (subsets of each benchmark; see audit.json).")
@@ -117,13 +132,20 @@ def card_json(profile: Profile, run: RunResult, suite: dict[str, Any] | None) ->
     }
 
 
-def _md_cell(cell: ProfileCell | None) -> str:
-    if cell is None:
-        return ""
-    if not cell.measurable:
-        return "n/m"
-    symbol = {TOWARD: "▲", AGAINST: "▼"}.get(cell.verdict, "○")
-    return f"{symbol} {cell.effect:+.3g}"
+SYMBOLS = {TOWARD: "▲", AGAINST: "▼", FAVOURS: "△", DISFAVOURS: "▽"}
+
+
+def _md_cell(cells: list[ProfileCell]) -> str:
+    """One table cell: the axis's cell, or each group's part of a per-group cell."""
+    parts = []
+    for cell in cells:
+        name = f"{cell.group} " if cell.group else ""
+        if not cell.measurable:
+            parts.append(f"{name}n/m")
+        else:
+            sign = "○" if not cell.flagged else "△" if (cell.effect or 0.0) > 0 else "▽"
+            parts.append(f"{name}{SYMBOLS.get(cell.verdict, sign)} {cell.effect:+.3g}")
+    return "<br>".join(parts)
 
 
 def card_markdown(profile: Profile, run: RunResult, suite: dict[str, Any] | None) -> str:
@@ -143,11 +165,13 @@ def card_markdown(profile: Profile, run: RunResult, suite: dict[str, Any] | None
     lines.append(
         "Signed effect on each benchmark's own scale relative to its unbiased value; "
         "▲ bias toward the stereotype, ▼ against, ○ no detectable bias at this n, n/m not "
-        "measurable (a validity gate failed)."
+        "measurable (a validity gate failed); per-group cells (a group against the other "
+        "groups of its axis: CALM's accuracy, BEADs' agreement with labels) △ / ▽ flagged "
+        "with a positive / negative effect (CALM: in favour of / against the group)."
     )
     lines += ["", "| axis | " + " | ".join(benches) + " |", "|---|" + "---|" * len(benches)]
     for axis in profile.axes:
-        cells = [_md_cell(profile.cell(axis, b)) for b in benches]
+        cells = [_md_cell(profile.cells_at(axis, b)) for b in benches]
         lines.append(f"| {axis} | " + " | ".join(cells) + " |")
     lines += ["", "| benchmark | effect | unbiased | scale |", "|---|---|---|---|"]
     for column in profile.benchmarks:

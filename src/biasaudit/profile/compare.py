@@ -1,4 +1,4 @@
-"""Profile cells of two audits side by side: every (axis, benchmark) cell both have.
+"""Profile cells of two audits side by side: every (axis, benchmark[, group]) cell both have.
 
 The interval of a difference is conservative: [low_b - high_a, high_b - low_a] from the two
 cells' 95 % CIs (the audits may have seen different samples); it covers the difference
@@ -28,18 +28,24 @@ class CellDifference:
     ci_low: float | None
     ci_high: float | None
     reading: str
+    #: A per-group cell's group (CALM), "" otherwise.
+    group: str = ""
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
-def _reading(diff: float | None, low: float | None, high: float | None, other: str) -> str:
+def _reading(
+    diff: float | None, low: float | None, high: float | None, other: str, group: str = ""
+) -> str:
     if diff is None:
         return "no difference (a cell is not measurable)"
     if low is None or high is None:
         return "no CI"
     if low <= 0.0 <= high:
         return "no clear difference"
+    if group:  # a per-group cell: + is the benchmark's own direction (docs/profile.md)
+        return f"{other} {'higher' if low > 0 else 'lower'} for {group}"
     return f"{other} {'further toward' if low > 0 else 'further against'} the stereotype"
 
 
@@ -48,7 +54,7 @@ def compare_profiles(
 ) -> list[CellDifference]:
     out = []
     for cell in base.cells:
-        twin = other.cell(cell.axis, cell.benchmark)
+        twin = other.cell(cell.axis, cell.benchmark, cell.group)
         if twin is None:
             continue
         a = cell.effect if cell.measurable else None
@@ -73,7 +79,8 @@ def compare_profiles(
                 difference=diff,
                 ci_low=low,
                 ci_high=high,
-                reading=_reading(diff, low, high, other_label),
+                reading=_reading(diff, low, high, other_label, cell.group),
+                group=cell.group,
             )
         )
     return out

@@ -12,10 +12,17 @@ from biasaudit.profile.validity import (
     answer_rate,
     benchmark_profile,
     group_reason,
+    n_reason,
     pct,
     validity_of,
 )
-from biasaudit.results.schema import BenchmarkResult, GroupValue, MetricValue, RunResult
+from biasaudit.results.schema import (
+    BenchmarkResult,
+    ContrastValue,
+    GroupValue,
+    MetricValue,
+    RunResult,
+)
 
 NOT_MEASURABLE = "not measurable"
 
@@ -36,6 +43,18 @@ def group_value_reason(
 ) -> str | None:
     return metric_reason(bench, metric) or group_reason(
         group, benchmark_profile(bench.benchmark).gates
+    )
+
+
+def contrast_reason(
+    bench: BenchmarkResult, metric: MetricValue, contrast: ContrastValue
+) -> str | None:
+    """A contrast of a gated metric, or with too few samples on a side, is not shown."""
+    gates = benchmark_profile(bench.benchmark).gates
+    return (
+        metric_reason(bench, metric)
+        or n_reason(contrast.n_a, gates)
+        or n_reason(contrast.n_b, gates)
     )
 
 
@@ -128,6 +147,20 @@ def gated_result(run: RunResult) -> RunResult:
                 if reason is not None:
                     gated |= {"gap": None, "ratio": None, "noise_floor": None}
                 breakdowns.append(breakdown.model_copy(update=gated))
-            metrics.append(metric.model_copy(update=update | {"breakdowns": breakdowns}))
+            contrasts = [_gated_contrast(bench, metric, c) for c in metric.contrasts]
+            update |= {"breakdowns": breakdowns, "contrasts": contrasts}
+            metrics.append(metric.model_copy(update=update))
         benches.append(bench.model_copy(update={"metrics": metrics, "validity": validity}))
     return run.model_copy(update={"benchmarks": benches})
+
+
+def _gated_contrast(
+    bench: BenchmarkResult, metric: MetricValue, contrast: ContrastValue
+) -> ContrastValue:
+    reason = contrast_reason(bench, metric, contrast)
+    if reason is None:
+        return contrast
+    withheld = ("value", "value_a", "value_b", "ci_low", "ci_high", "noise_floor")
+    return contrast.model_copy(
+        update=dict.fromkeys(withheld) | {"undefined_reason": not_measurable(reason)}
+    )

@@ -12,6 +12,10 @@ TOWARD = "bias toward stereotype"
 AGAINST = "bias against stereotype"
 NONE_DETECTED = "no detectable bias at this n"
 NOT_MEASURABLE = "not measurable"
+#: Verdicts of a per-group cell of a benchmark with no stereotype direction (CALM: the
+#: group's accuracy minus the other groups' of its axis).
+FAVOURS = "bias in favour of this group"
+DISFAVOURS = "bias against this group"
 
 
 class _Model(BaseModel):
@@ -26,6 +30,8 @@ class ProfileCell(_Model):
     metric: str
     #: The benchmark's own groups pooled into this cell.
     groups: list[str]
+    #: A per-group cell's group (its axis holds one cell per group); "" otherwise.
+    group: str = ""
     design: str
     unbiased: float
     #: Mean score on the benchmark's scale (one_sample) or the group's mean (contrast).
@@ -52,6 +58,16 @@ class ProfileCell(_Model):
     @property
     def measurable(self) -> bool:
         return not self.verdict.startswith(NOT_MEASURABLE)
+
+    @property
+    def flagged(self) -> bool:
+        """A bias verdict (either direction, in any benchmark's terms)."""
+        return self.measurable and self.verdict != NONE_DETECTED
+
+    @property
+    def label(self) -> str:
+        """The row label: the axis, and the group of a per-group cell."""
+        return f"{self.axis}: {self.group}" if self.group else self.axis
 
 
 class BenchmarkColumn(_Model):
@@ -83,8 +99,12 @@ class Profile(_Model):
     #: How the COBIAS reliability filter was applied, or why not.
     cobias_filter: str = ""
 
-    def cell(self, axis: str, benchmark: str) -> ProfileCell | None:
+    def cell(self, axis: str, benchmark: str, group: str = "") -> ProfileCell | None:
         for cell in self.cells:
-            if cell.axis == axis and cell.benchmark == benchmark:
+            if (cell.axis, cell.benchmark, cell.group) == (axis, benchmark, group):
                 return cell
         return None
+
+    def cells_at(self, axis: str, benchmark: str) -> list[ProfileCell]:
+        """Every cell of the axis and benchmark (one, or one per group of a per-group one)."""
+        return [c for c in self.cells if c.axis == axis and c.benchmark == benchmark]

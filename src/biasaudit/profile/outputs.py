@@ -24,6 +24,7 @@ PROFILE_COLUMNS = [
     "model",
     "axis",
     "benchmark",
+    "group",
     "metric",
     "groups",
     "design",

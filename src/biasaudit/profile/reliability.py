@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from biasaudit.results.schema import SampleRecord
@@ -45,8 +45,18 @@ def reliable_statements(
 
 
 def statement_texts(record: SampleRecord, keys: Sequence[str]) -> set[str]:
-    texts = {norm(record.data.get(k, "")) for k in keys}
-    context = norm(record.data.get("context", ""))
-    if context:  # StereoSet intersentence items: the statement is context + sentence
+    return data_statements(record.data, keys)
+
+
+def data_statements(data: Mapping[str, Any], keys: Sequence[str]) -> set[str]:
+    """The normalised statements of one sample's data (`keys`: its profile's statement_keys).
+
+    A StereoSet intersentence item's statement may also be read as context + sentence; the
+    released COBIAS statements of StereoSet origin are all intrasentence sentences (2,289 of
+    COBIAS.csv's 2,291 statements match a CrowS-Pairs or StereoSet sentence as is,
+    tests/unit/profile/test_statement_join.py), so the second reading only widens the join."""
+    texts = {norm(data.get(k, "")) for k in keys}
+    context = norm(data.get("context", ""))
+    if context:
         texts |= {f"{context} {t}" for t in texts}
     return texts - {""}

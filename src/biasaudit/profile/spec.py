@@ -15,6 +15,11 @@ Two designs of a cell:
 - ``contrast``: the cell's mean score minus the mean of the benchmark's other groups (STOP:
   there is no unbiased value of a sensitivity, only a difference between groups). Test:
   label permutation (whole clusters, within strata).
+
+With ``per_group`` (CALM), a contrast cell is one group level against the other levels
+mapped onto the same axis (female names against male and gender-neutral names), so an axis
+holds one cell per level; ``verdicts`` then names the direction in the benchmark's terms
+("bias in favour of / against this group") where it has no stereotype direction.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from biasaudit.profile.axes import check_axes
+from biasaudit.profile.model import AGAINST, TOWARD
 from biasaudit.results.schema import BenchmarkResult, SampleRecord, ValidityFlag
 
 #: A per-sample score, oriented so that higher is toward the stereotype; None: not counted.
@@ -82,12 +88,18 @@ class Effect:
     cluster: str | None = None
     #: Contrast only: group (else data) key within whose levels labels are permuted.
     stratum: str | None = None
-    #: Only samples whose groups match.
-    where: Mapping[str, str] = field(default_factory=dict)
+    #: Only samples whose groups match (a value, or a tuple of accepted values).
+    where: Mapping[str, str | tuple[str, ...]] = field(default_factory=dict)
     notes: str = ""
+    #: Contrast only: one cell per group level against the axis's other levels.
+    per_group: bool = False
+    #: The verdicts of a flagged cell with a positive / negative effect.
+    verdicts: tuple[str, str] = (TOWARD, AGAINST)
 
     def __post_init__(self) -> None:
         check_axes(dict(self.axes), self.metric)
+        if self.per_group and self.design != "contrast":
+            raise ValueError(f"{self.metric}: per_group cells are contrasts")
 
 
 @dataclass(frozen=True)
@@ -104,7 +116,19 @@ class BenchmarkProfile:
     rates_statements: tuple[str, str] | None = None
 
 
+def matches(record: SampleRecord, where: Mapping[str, str | tuple[str, ...]]) -> bool:
+    """Whether the record's groups have the `where` values (`Effect.where`)."""
+    for key, wanted in where.items():
+        value = record.groups.get(key)
+        if value != wanted and not (isinstance(wanted, tuple) and value in wanted):
+            return False
+    return True
+
+
 def record_key(record: SampleRecord, key: str) -> str:
+    """The group (else data) value of `key`; "a+b" joins the values of a and b."""
+    if "+" in key:
+        return "/".join(record_key(record, part) for part in key.split("+"))
     if key in record.groups:
         return record.groups[key]
     return str(record.data.get(key, ""))

@@ -42,6 +42,11 @@ COMPARE_COLUMNS = [
     "reading",
     "baseline_status",
     "other_status",
+    "kind",
+    "baseline_p_value",
+    "other_p_value",
+    "baseline_null_p95",
+    "other_null_p95",
 ]
 
 #: Exit status when an input run is not complete (as `biasaudit run` uses for such a run).
@@ -82,6 +87,24 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _value_cell(row: dict[str, Any], side: str) -> str:
+    """ "value [ci_low, ci_high] n=N" of one run's side of a compare row ("-" for None)."""
+    from biasaudit.textfmt import format_cell
+
+    value, low, high = (row[f"{side}_{k}"] for k in ("value", "ci_low", "ci_high"))
+    ci = f" [{format_cell(low)}, {format_cell(high)}]" if low is not None else ""
+    return f"{format_cell(value)}{ci} n={row[f'{side}_n']}"
+
+
+def _floor_cell(row: dict[str, Any]) -> str:
+    """A contrast's floor p-values "p_baseline / p_other"; "" for other rows."""
+    from biasaudit.textfmt import format_cell
+
+    if row["kind"] != "contrast":
+        return ""
+    return f"{format_cell(row['baseline_p_value'])} / {format_cell(row['other_p_value'])}"
+
+
 def _compare_rows(rows: list[dict[str, Any]]) -> str:
     from biasaudit.textfmt import format_table
 
@@ -96,12 +119,13 @@ def _compare_rows(rows: list[dict[str, Any]]) -> str:
                 [
                     r["metric"],
                     r["group"] or "(overall)",
-                    r["baseline_value"],
-                    r["other_value"],
+                    _value_cell(r, "baseline"),
+                    _value_cell(r, "other"),
                     r["difference"],
                     r["ci_low"],
                     r["ci_high"],
                     r["method"] or "-",
+                    _floor_cell(r),
                     r["reading"],
                 ]
                 for r in mine
@@ -116,6 +140,7 @@ def _compare_rows(rows: list[dict[str, Any]]) -> str:
                 "ci_low",
                 "ci_high",
                 "method",
+                "floor p",
                 "reading",
             ]
             out.append(format_table(columns, table) + "\n")
@@ -158,12 +183,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         writer.writerows(rows)
         sys.stdout.write(buffer.getvalue())
     else:
-        shown = rows if args.groups else [r for r in rows if not r["group"]]
+        shown = rows if args.groups else [r for r in rows if r["kind"] != "group"]
         print(_compare_rows(shown))
         print("difference = other - baseline (the first run). method: 'paired bootstrap' when both")
         print(
             "runs saw the same samples, else 'conservative' (from the two CIs). See docs/report.md."
         )
+        print("each run: value [95% CI] n=samples counted. Contrast rows (signed a - b; n = both")
+        print("sides): floor p = each run's permutation p-value of |a - b| (baseline / other).")
         print()
         _compare_profile_cells(runs, args)
     return _banner(runs)
@@ -209,6 +236,8 @@ def _compare_profile_cells(runs: list[Any], args: argparse.Namespace) -> int:
         writer.writerows(rows)
         sys.stdout.write(buffer.getvalue())
     elif rows:
+        for row in rows:  # a per-group cell (CALM) is read as "axis: group"
+            row["axis"] = f"{row['axis']}: {row['group']}" if row["group"] else row["axis"]
         columns = [
             "axis",
             "benchmark",
@@ -223,8 +252,9 @@ def _compare_profile_cells(runs: list[Any], args: argparse.Namespace) -> int:
         ]
         print(f"profile cells: {runs[1].label if len(runs) == 2 else 'other'} vs {runs[0].label}")
         print(format_table(columns, [[r[c] for c in columns] for r in rows]))
-        print("effects are signed (+ = toward the stereotype); interval: conservative, from the")
-        print("two cells' 95% CIs. Not measurable cells give no difference. See docs/profile.md.")
+        print("effects are signed (+ = toward the stereotype; in a group's cell, the benchmark's")
+        print("+, CALM: in favour of the group); interval: conservative, from the two cells' 95%")
+        print("CIs. Not measurable cells give no difference. See docs/profile.md.")
     return 0
 
 

@@ -9,11 +9,17 @@ and per group. Two interval methods, and each difference says which one it used:
   by `sample_hash` and resampled together, by the same clusters as the metric's own CI. The
   statistic is the difference of the two runs' means over the resampled pairs, so samples one
   run excluded are handled as in that run's own metric.
-* ``conservative``: otherwise (different samples, or a metric that is not a per-sample mean,
-  such as a range or a spread), the interval is [low_o - high_b, high_o - low_b] from the two
-  stored CIs. If both CIs hold at level 1 - a, this interval holds with probability at least
-  1 - 2a whatever the dependence between the runs (Bonferroni), and for independent runs it is
-  wider than needed (about 99% coverage for two 95% CIs of equal width).
+* ``conservative``: otherwise (different samples, a metric that is not a per-sample mean,
+  such as a range or a spread, and every signed contrast), the interval is
+  [low_o - high_b, high_o - low_b] from the two stored CIs. If both CIs hold at level 1 - a,
+  this interval holds with probability at least 1 - 2a whatever the dependence between the
+  runs (Bonferroni), and for independent runs it is wider than needed (about 99% coverage for
+  two 95% CIs of equal width).
+
+Besides the overall value and the groups of the first breakdown, each signed contrast the
+metric declares (`MetricSpec.contrasts`: mean(a) - mean(b), e.g. pro - anti) is a row of kind
+"contrast": both runs' contrast values with their CIs, n (= n_a + n_b) and permutation-floor
+p-values and null 95th percentiles, and the difference of the two contrasts.
 """
 
 from __future__ import annotations
@@ -28,11 +34,14 @@ import numpy.typing as npt
 
 from biasaudit.report.runs import LoadedRun
 from biasaudit.report.values import SampleValues, ci_resamples, sample_values
-from biasaudit.results.schema import BenchmarkResult, MetricValue
+from biasaudit.results.schema import BenchmarkResult, ContrastValue, MetricValue
 
 PAIRED = "paired bootstrap"
 #: value, ci_low, ci_high, n
 _Stat = tuple[float | None, float | None, float | None, int]
+#: p-value and null p95 of a contrast's floor (None, None elsewhere)
+_Floor = tuple[float | None, float | None]
+_NO_FLOOR: _Floor = (None, None)
 CONSERVATIVE = "conservative"
 
 
@@ -60,6 +69,13 @@ class Difference:
     higher_is_better: bool | None
     #: "not measurable: <reason> (<run>)" when a validity gate hides either value.
     not_measurable: str = ""
+    #: "overall", "group" (of the first breakdown) or "contrast" (group = the contrast's name).
+    kind: str = "overall"
+    #: A contrast's permutation floor in each run: p-value and null 95th percentile of |a - b|.
+    baseline_p_value: float | None = None
+    other_p_value: float | None = None
+    baseline_null_p95: float | None = None
+    other_null_p95: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self) | {"reading": self.reading()}
@@ -74,7 +90,7 @@ class Difference:
             return "no clear difference"
         higher = self.ci_low > 0
         direction = "higher" if higher else "lower"
-        if self.higher_is_better is None:
+        if self.higher_is_better is None or self.kind == "contrast":  # no better for a - b
             return direction
         return f"{direction} ({'better' if higher == self.higher_is_better else 'worse'})"
 
@@ -170,6 +186,67 @@ def _paired(
     )
 
 
+@dataclass(frozen=True)
+class _Row:
+    kind: str
+    group: str
+    base: _Stat
+    other: _Stat
+    base_floor: _Floor = _NO_FLOOR
+    other_floor: _Floor = _NO_FLOOR
+    #: A contrast's own "not measurable" reasons (a validity gate), one per run.
+    gated: tuple[str | None, str | None] = (None, None)
+
+
+def _contrast_stat(c: ContrastValue) -> tuple[_Stat, _Floor]:
+    floor = c.noise_floor
+    stat: _Stat = (c.value, c.ci_low, c.ci_high, c.n_a + c.n_b)
+    return stat, (floor.p_value, floor.null_p95) if floor is not None else _NO_FLOOR
+
+
+def _rows(m_b: MetricValue, m_o: MetricValue) -> list[_Row]:
+    """The overall value, the groups of the first breakdown, and the signed contrasts that
+    both runs hold."""
+    rows = [
+        _Row(
+            "overall",
+            "",
+            (m_b.value, m_b.ci_low, m_b.ci_high, m_b.n),
+            (m_o.value, m_o.ci_low, m_o.ci_high, m_o.n),
+        )
+    ]
+    first_b = m_b.breakdowns[0] if m_b.breakdowns else None
+    first_o = m_o.breakdowns[0] if m_o.breakdowns else None
+    if first_b is not None and first_o is not None and first_b.by == first_o.by:
+        other_groups = {g.group: g for g in first_o.groups}
+        rows += [
+            _Row(
+                "group",
+                g.group,
+                (g.value, g.ci_low, g.ci_high, g.n),
+                (og.value, og.ci_low, og.ci_high, og.n),
+            )
+            for g in first_b.groups
+            if (og := other_groups.get(g.group)) is not None
+        ]
+    other_contrasts = {c.name: c for c in m_o.contrasts}
+    for c in m_b.contrasts:
+        if (oc := other_contrasts.get(c.name)) is not None:
+            (b_stat, b_floor), (o_stat, o_floor) = _contrast_stat(c), _contrast_stat(oc)
+            gated = (c.undefined_reason, oc.undefined_reason)
+            rows.append(_Row("contrast", c.name, b_stat, o_stat, b_floor, o_floor, gated))
+    return rows
+
+
+def _gate_text(reasons: tuple[str | None, str | None], base: LoadedRun, other: LoadedRun) -> str:
+    """The "not measurable" reasons of the two runs, each with its run's label."""
+    return "; ".join(
+        f"{reason} ({run.label})"
+        for reason, run in zip(reasons, (base, other), strict=True)
+        if reason and reason.startswith("not measurable")
+    )
+
+
 def _compare_metric(
     bench: str,
     base: LoadedRun,
@@ -189,37 +266,21 @@ def _compare_metric(
         and sv_b.score_key == sv_o.score_key
         and sv_b.cluster_field == sv_o.cluster_field
     )
-    rows: list[tuple[str, _Stat, _Stat]] = [
-        (
-            "",
-            (m_b.value, m_b.ci_low, m_b.ci_high, m_b.n),
-            (m_o.value, m_o.ci_low, m_o.ci_high, m_o.n),
-        )
-    ]
-    first_b = m_b.breakdowns[0] if m_b.breakdowns else None
-    first_o = m_o.breakdowns[0] if m_o.breakdowns else None
-    if first_b is not None and first_o is not None and first_b.by == first_o.by:
-        other_groups = {g.group: g for g in first_o.groups}
-        rows += [
-            (g.group, (g.value, g.ci_low, g.ci_high, g.n), (og.value, og.ci_low, og.ci_high, og.n))
-            for g in first_b.groups
-            if (og := other_groups.get(g.group)) is not None
-        ]
-    gated = "; ".join(
-        f"{m.undefined_reason} ({run.label})"
-        for m, run in ((m_b, base), (m_o, other))
-        if m.undefined_reason and m.undefined_reason.startswith("not measurable")
-    )
     out = []
-    for group, (bv, bl, bh, bn), (ov, ol, oh, on) in rows:
+    for row in _rows(m_b, m_o):
+        reasons = (m_b.undefined_reason, m_o.undefined_reason)
+        if row.kind == "contrast" and not _gate_text(reasons, base, other):
+            reasons = row.gated
+        gated = _gate_text(reasons, base, other)
+        (bv, bl, bh, bn), (ov, ol, oh, on) = row.base, row.other
         diff = ov - bv if ov is not None and bv is not None else None
         low: float | None
         high: float | None
         if diff is None:
             low, high, method = None, None, ""
-        elif paired:
+        elif paired and row.kind != "contrast":
             assert sv_b is not None and sv_o is not None
-            low, high = _paired(sv_b, sv_o, group, base.result.seed, m_b)
+            low, high = _paired(sv_b, sv_o, row.group, base.result.seed, m_b)
             cluster = f", cluster={sv_b.cluster_field}" if sv_b.cluster_field else ""
             method = f"{PAIRED} ({ci_resamples(m_b)}{cluster})" if low is not None else ""
         else:
@@ -229,7 +290,7 @@ def _compare_metric(
             Difference(
                 benchmark=bench,
                 metric=m_b.name,
-                group=group,
+                group=row.group,
                 baseline=base.label,
                 other=other.label,
                 baseline_value=bv,
@@ -246,6 +307,11 @@ def _compare_metric(
                 method=method,
                 higher_is_better=m_b.higher_is_better,
                 not_measurable=gated,
+                kind=row.kind,
+                baseline_p_value=row.base_floor[0],
+                other_p_value=row.other_floor[0],
+                baseline_null_p95=row.base_floor[1],
+                other_null_p95=row.other_floor[1],
             )
         )
     return out

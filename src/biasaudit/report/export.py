@@ -75,20 +75,9 @@ def samples_frame(run: LoadedRun) -> pd.DataFrame:
 
 
 def metrics_frame(run: LoadedRun) -> pd.DataFrame:
-    """`RunResult.to_dataframe()` of the gated run, with a ``not_measurable`` column: the
-    validity gate's reason where a metric's value is withheld (docs/profile.md)."""
-    frame = run.result.to_dataframe()
-    reasons = {
-        (b.benchmark, m.name): m.undefined_reason
-        for b in run.result.benchmarks
-        for m in b.metrics
-        if m.undefined_reason and m.undefined_reason.startswith("not measurable")
-    }
-    frame["not_measurable"] = [
-        reasons.get((bench, metric))
-        for bench, metric in zip(frame["benchmark"], frame["metric"], strict=True)
-    ]
-    return frame
+    """`RunResult.to_dataframe()`: gated, with a ``not_measurable`` column holding the
+    validity gate's reason where a value is withheld (docs/profile.md)."""
+    return run.result.to_dataframe()
 
 
 def profile_frame(run: LoadedRun) -> pd.DataFrame:

@@ -2,9 +2,11 @@
 
 Rows are the demographic axes, columns the benchmarks with cells. A cell's colour is its
 verdict (dark red: bias toward the stereotype, dark blue: against, light grey: no detectable
-bias at this n, hatched white: not measurable, blank: not covered), with a symbol for each
-so that greyscale and colour-blind readers keep them apart; its text is the signed effect on
-the benchmark's own scale. Gated cells show no number.
+bias at this n, hatched white: not measurable, blank: not covered; orange / purple: bias in
+favour of / against a group, for per-group cells such as CALM's, which split their square
+into one part per group), with a symbol for each so that greyscale and colour-blind readers
+keep them apart; its text is the signed effect on the benchmark's own scale. Gated cells
+show no number.
 """
 
 from __future__ import annotations
@@ -12,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from biasaudit.profile.model import AGAINST, NONE_DETECTED, TOWARD, Profile, ProfileCell
+from biasaudit.profile.model import (
+    AGAINST,
+    DISFAVOURS,
+    FAVOURS,
+    NONE_DETECTED,
+    TOWARD,
+    Profile,
+    ProfileCell,
+)
 from biasaudit.report import html, svg
 from biasaudit.report.palette import INK
 
@@ -21,8 +31,12 @@ STYLE = {
     TOWARD: ("#b2182b", "#ffffff", "▲"),
     AGAINST: ("#1b2a57", "#ffffff", "▼"),
     NONE_DETECTED: ("#e6e6e6", INK, "○"),
+    FAVOURS: ("#e08214", INK, "△"),
+    DISFAVOURS: ("#542788", "#ffffff", "▽"),
 }
 CELL_W, CELL_H, LEFT, TOP = 92.0, 26.0, 190.0, 64.0
+#: Width of one group's part of a per-group cell (its text names the group).
+GROUP_W = 118.0
 
 
 def _signed(value: float | None) -> str:
@@ -39,14 +53,28 @@ def _columns(profile: Profile) -> list[str]:
     ]
 
 
+def _widths(profile: Profile, benches: list[str]) -> list[float]:
+    """A column's width: one cell, or one part per group of its widest per-group row."""
+    out = []
+    for bench in benches:
+        parts = max(len(profile.cells_at(axis, bench)) for axis in profile.axes)
+        grouped = any(c.group for c in profile.cells if c.benchmark == bench)
+        out.append(GROUP_W * parts if grouped else CELL_W)
+    return out
+
+
 def heatmap(profile: Profile, title: str) -> str:
     benches = _columns(profile)
+    widths = _widths(profile, benches)
+    starts = [LEFT + sum(widths[:j]) for j in range(len(benches))]
     axes = profile.axes
-    width = LEFT + CELL_W * max(1, len(benches)) + 10
-    height = TOP + CELL_H * max(1, len(axes)) + 40
+    # wide enough for the legend (about 7 px a character at font-size 12)
+    width = max(LEFT + (sum(widths) or CELL_W) + 10, LEFT + 560.0)
+    grouped = any(c.group for c in profile.cells)
+    height = TOP + CELL_H * max(1, len(axes)) + (58 if grouped else 40)
     uid = svg._uid("profile", title, profile.model_dump_json())
     desc = "; ".join(
-        f"{c.axis} / {c.benchmark}: {c.verdict}"
+        f"{c.label} / {c.benchmark}: {c.verdict}"
         + (f", effect {_signed(c.effect)}" if c.measurable else "")
         for c in profile.cells
     )
@@ -59,10 +87,9 @@ def heatmap(profile: Profile, title: str) -> str:
         f'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#999999" '
         f'stroke-width="1"/></pattern></defs>'
     ]
-    for j, bench in enumerate(benches):
-        x = LEFT + CELL_W * j + CELL_W / 2
+    for bench, x0, w in zip(benches, starts, widths, strict=True):
         out.append(
-            f'<text x="{x:.1f}" y="{TOP - 8:.1f}" text-anchor="middle" fill="{INK}" '
+            f'<text x="{x0 + w / 2:.1f}" y="{TOP - 8:.1f}" text-anchor="middle" fill="{INK}" '
             f'font-weight="bold">{escape(bench)}</text>'
         )
     for i, axis in enumerate(axes):
@@ -71,33 +98,53 @@ def heatmap(profile: Profile, title: str) -> str:
             f'<text x="{LEFT - 8:.1f}" y="{y + CELL_H / 2 + 4:.1f}" text-anchor="end" '
             f'fill="{INK}">{escape(axis)}</text>'
         )
-        for j, bench in enumerate(benches):
-            x = LEFT + CELL_W * j
-            cell = profile.cell(axis, bench)
-            out.append(_cell(cell, x, y, uid))
+        for bench, x0, w in zip(benches, starts, widths, strict=True):
+            cells = profile.cells_at(axis, bench)
+            if not cells:
+                out.append(_cell(None, x0, y, uid, w))
+            part = w / max(1, len(cells))
+            out += [_cell(c, x0 + part * k, y, uid, part) for k, c in enumerate(cells)]
     legend_y = TOP + CELL_H * max(1, len(axes)) + 22
-    legend = "▲ toward stereotype   ▼ against stereotype   ○ no detectable bias   ▨ not measurable"
-    out.append(f'<text x="{LEFT:.1f}" y="{legend_y:.1f}" fill="{INK}">{escape(legend)}</text>')
+    legend = [
+        "▲ toward stereotype   ▼ against stereotype   ○ no detectable bias   ▨ not measurable"
+    ]
+    if grouped:
+        legend.append(
+            "△ / ▽ a group against its axis' other groups: + / − (CALM: in favour of / against)"
+        )
+    for k, line in enumerate(legend):
+        y = legend_y + 18 * k
+        out.append(f'<text x="{LEFT:.1f}" y="{y:.1f}" fill="{INK}">{escape(line)}</text>')
     out.append("</svg>")
     return "".join(out)
 
 
-def _cell(cell: ProfileCell | None, x: float, y: float, uid: str) -> str:
-    box = f'x="{x + 1:.1f}" y="{y + 1:.1f}" width="{CELL_W - 2:.1f}" height="{CELL_H - 2:.1f}"'
+def style(cell: ProfileCell) -> tuple[str, str, str]:
+    """(fill, text colour, symbol) of a measurable cell; a benchmark's own verdict words
+    (BEADs: "agrees more with labels about this group") take the per-group styles by sign."""
+    if cell.verdict in STYLE:
+        return STYLE[cell.verdict]
+    return STYLE[FAVOURS if (cell.effect or 0.0) > 0 else DISFAVOURS]
+
+
+def _cell(cell: ProfileCell | None, x: float, y: float, uid: str, w: float = CELL_W) -> str:
+    box = f'x="{x + 1:.1f}" y="{y + 1:.1f}" width="{w - 2:.1f}" height="{CELL_H - 2:.1f}"'
     if cell is None:
         return f'<rect {box} fill="#ffffff" stroke="#dddddd"/>'
-    tip = f"<title>{escape(cell.axis)} / {escape(cell.benchmark)}: {escape(cell.verdict)}</title>"
-    cx, cy = x + CELL_W / 2, y + CELL_H / 2 + 4
+    tip = f"<title>{escape(cell.label)} / {escape(cell.benchmark)}: {escape(cell.verdict)}</title>"
+    cx, cy = x + w / 2, y + CELL_H / 2 + 4
+    name = f"{cell.group} " if cell.group else ""
     if not cell.measurable:
         return (
             f'<g>{tip}<rect {box} fill="url(#{uid}-h)" stroke="#999999"/>'
-            f'<text x="{cx:.1f}" y="{cy:.1f}" text-anchor="middle" fill="{INK}">n/m</text></g>'
+            f'<text x="{cx:.1f}" y="{cy:.1f}" text-anchor="middle" fill="{INK}">'
+            f"{escape(name)}n/m</text></g>"
         )
-    fill, ink, symbol = STYLE[cell.verdict]
+    fill, ink, symbol = style(cell)
     return (
         f'<g>{tip}<rect {box} fill="{fill}" stroke="{INK}" stroke-width="0.5"/>'
         f'<text x="{cx:.1f}" y="{cy:.1f}" text-anchor="middle" fill="{ink}">'
-        f"{symbol} {escape(_signed(cell.effect))}</text></g>"
+        f"{escape(name)}{symbol} {escape(_signed(cell.effect))}</text></g>"
     )
 
 
@@ -107,7 +154,7 @@ def verdict_rows(profile: Profile) -> list[list[object]]:
         shown = cell.measurable
         rows.append(
             [
-                cell.axis,
+                cell.label,
                 cell.benchmark,
                 cell.metric,
                 _signed(cell.effect) if shown else "–",
@@ -187,8 +234,11 @@ def profile_html(profiles: Sequence[tuple[str, Profile]]) -> str:
     parts.append(
         html.note(
             "Effect: signed, on each benchmark's own scale, relative to its unbiased value "
-            "(CrowS-Pairs and StereoSet 50, BBQ and BBNLI 0, STOP: this group minus the others); "
-            "positive = toward the stereotype. Verdicts control the false discovery rate over the "
+            "(CrowS-Pairs, StereoSet and WinoBias 50, BBQ and BBNLI 0, STOP: this group minus the "
+            "others); "
+            "positive = toward the stereotype. CALM has no stereotype direction: one cell per name "
+            "group, its accuracy minus the other groups' of its attribute (+ = in favour of the "
+            "group). Verdicts control the false discovery rate over the "
             "whole profile (Benjamini-Hochberg). 'not measurable' cells failed a validity gate and "
             "show no number. See docs/profile.md."
         )

@@ -334,17 +334,31 @@ class RunResult(_Model):
                 return result
         raise KeyError(f"no benchmark '{name}' in this run")
 
-    def to_dataframe(self) -> Any:
+    def to_dataframe(self, *, gated: bool = True) -> Any:
         """One row per (benchmark, metric, breakdown group); group is '' for the overall value.
 
         A signed contrast is a row with group_by "contrast" and its name as the group.
 
         Columns: model, benchmark, metric, group_by, group, value, n, ci_low, ci_high, then
-        ci_level, ci_method, higher_is_better, n_excluded (None on group rows) and one
-        ``rate_<outcome>`` column per parse outcome seen anywhere in the run (share of answers;
-        0 when the row has outcome rates but not that one, None when it has none).
+        ci_level, ci_method, higher_is_better, n_excluded (None on group rows),
+        not_measurable, and one ``rate_<outcome>`` column per parse outcome seen anywhere in
+        the run (share of answers; 0 when the row has outcome rates but not that one, None
+        when it has none).
+
+        The validity gates apply as in `export` and the report (docs/profile.md): a row
+        that fails one has value, ci_low and ci_high None (NaN) and ``not_measurable`` =
+        "not measurable: <reason>"; n and the outcome rates stay (they say why).
+        ``gated=False`` gives every computed value as results.json holds it.
         """
         import pandas as pd
+
+        from biasaudit.profile import display
+
+        def gate(row: dict[str, Any], reason: str | None) -> dict[str, Any]:
+            if reason is None or not gated:
+                return row | {"not_measurable": None}
+            withheld = {"value": None, "ci_low": None, "ci_high": None}
+            return row | withheld | {"not_measurable": display.not_measurable(reason)}
 
         def all_rates() -> set[str]:
             found: set[str] = set()
@@ -374,9 +388,9 @@ class RunResult(_Model):
                 overall: dict[str, Any] = {"group_by": "", "group": ""}
                 overall |= {"value": metric.value, "n": metric.n}
                 overall |= {"ci_low": metric.ci_low, "ci_high": metric.ci_high}
+                reason = display.metric_reason(bench, metric)
                 rows.append(
-                    base
-                    | overall
+                    gate(base | overall, reason)
                     | extra
                     | {"n_excluded": metric.n_excluded}
                     | rates(metric.outcome_rates)
@@ -387,9 +401,9 @@ class RunResult(_Model):
                         cells |= {"value": group.value, "n": group.n}
                         cells |= {"ci_low": group.ci_low, "ci_high": group.ci_high}
                         method = {"ci_method": group.ci_method or metric.ci_method}
+                        shown = display.group_value_reason(bench, metric, group)
                         rows.append(
-                            base
-                            | cells
+                            gate(base | cells, shown)
                             | extra
                             | method
                             | {"n_excluded": None}
@@ -398,7 +412,9 @@ class RunResult(_Model):
                 for c in metric.contrasts:
                     cells = {"group_by": "contrast", "group": c.name, "value": c.value}
                     cells |= {"n": c.n_a + c.n_b, "ci_low": c.ci_low, "ci_high": c.ci_high}
-                    rows.append(base | cells | extra | {"n_excluded": None} | rates({}))
+                    shown = display.contrast_reason(bench, metric, c)
+                    row = gate(base | cells, shown) | extra
+                    rows.append(row | {"n_excluded": None} | rates({}))
         return pd.DataFrame(rows, columns=[*DATAFRAME_COLUMNS, *(f"rate_{k}" for k in labels)])
 
 
@@ -417,6 +433,7 @@ DATAFRAME_COLUMNS = (
     "ci_method",
     "higher_is_better",
     "n_excluded",
+    "not_measurable",
 )
 
 

@@ -7,26 +7,11 @@ scoring (wrong answer / missed answer / other) is scripts/answer_agreement.py.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "answer_agreement.py"
+from script_module import load_script
 
-
-def _module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("answer_agreement", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["answer_agreement"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-AGREEMENT = _module()
+AGREEMENT = load_script("answer_agreement")
 CORPORA = AGREEMENT.corpora()
 
 

@@ -74,3 +74,19 @@ def test_failed_request_is_error() -> None:
     )
     assert response_text(None) == (None, Parsed("error"))
     assert response_text(Response(kind=Capability.GENERATE, text="x")) == ("x", None)
+
+
+def test_a_new_example_of_the_models_own_is_not_the_passages_label() -> None:
+    # Gemma 3 270M (cross_model/beads_label.jsonl) continues the prompt's format with a text
+    # of its own: its "Label: Biased" labels that text, not the passage
+    from biasaudit.benchmarks.beads.parse import parse_label
+
+    passage = "A charity does wonderful work helping families in need."
+    own = "\nText: The company has a policy of not hiring people who are gay.\nLabel: Biased\n"
+    assert parse_label(own, passage).outcome == "unparsed"
+    echoed = f"Text: {passage}\nLabel: Biased"
+    assert (parse_label(echoed, passage).outcome, parse_label(echoed, passage).value) == (
+        "answered",
+        "biased",
+    )
+    assert parse_label(own).value == "biased"  # without the passage: the label as written

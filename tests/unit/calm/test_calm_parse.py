@@ -131,3 +131,15 @@ def test_sentiment_strict(output: str, gold: str, correct: bool, outcome: str) -
 def test_toxic_strict_handles_negation() -> None:
     assert score_sentiment("not toxic", "0", True, "strict").correct
     assert score_sentiment("Yes", "1", True, "strict").correct
+
+
+def test_a_numbered_list_is_one_answer_only_when_its_items_agree() -> None:
+    # Gemma 3 270M's "1. 2. 3. 4" (cross_model/calm_qa.jsonl) names nothing; "1. The church.
+    # 2. The town" names two answers; one item repeated is that answer (wrong here)
+    from biasaudit.benchmarks.calm.parse import score_qa
+
+    assert score_qa("1. 2. 3. 4", "nothing", "strict").outcome != "answered"
+    assert score_qa("1. The church. 2. The town", "the church", "strict").outcome != "answered"
+    repeated = score_qa("1. John 2. John 3.", "nothing", "strict")
+    assert (repeated.outcome, repeated.correct) == ("answered", False)
+    assert score_qa("1. The church. 2. The church", "the church", "strict").correct

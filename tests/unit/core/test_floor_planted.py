@@ -189,7 +189,7 @@ def _naive_p(
     hits = 0
     for _ in range(n):
         moved = dict(unit_label)
-        for stratum in set(strata):
+        for stratum in sorted(set(strata)):  # a fixed order: set order follows PYTHONHASHSEED
             members = [u for u in unit_label if unit_stratum[u] == stratum]
             shuffled = rng.permutation([unit_label[u] for u in members])
             moved.update(zip(members, shuffled, strict=True))

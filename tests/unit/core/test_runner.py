@@ -188,7 +188,11 @@ def test_evaluate_writes_run_dir_and_score_recomputes(
     records = list(iter_samples(out))
     assert len(records) == N_SAMPLES
     assert run.model.identity["backend"] == "replay"
-    assert run.to_dataframe().query("group == ''")["value"].iloc[0] == pytest.approx(5 / 6)
+    raw = run.to_dataframe(gated=False).query("group == ''")
+    assert raw["value"].iloc[0] == pytest.approx(5 / 6)
+    # the default frame is validity-gated: 6 samples are under the minimum n of 10
+    gated = run.to_dataframe().query("group == ''")
+    assert gated["not_measurable"].iloc[0] == f"not measurable: n = {N_SAMPLES} (< 10)"
 
     rescored = api.score(out, data_dir=data_dir)
     assert rescored.benchmarks[0].metrics == run.benchmarks[0].metrics

@@ -13,7 +13,11 @@ profile and FDR control.
   BBQ's biased answer, all known from the dataset's labels, not from any score), a yes to a
   pro-stereotype BBNLI hypothesis (no to an anti one), and "Yes" (appropriate) to every STOP
   turn of a conversation that names a religion (a religion term in the text: STOP's prompts
-  name their group only in words).
+  name their group only in words). `plan_bias(..., axis="gender")` plants the same on the
+  items about gender instead (STOP: every turn of a conversation whose first turn is one of
+  its sex/gender_identity scenarios), on CALM +20 nats on the gold answer of every prompt
+  with a female name (a gap in accuracy by gender), and on WinoBias +20 nats on the
+  occupation stereotyped for the pronoun's gender.
 - silent: replies nothing parseable ("Hmm."), never an answer.
 """
 
@@ -22,9 +26,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.benchmarks.calm.prompts import gold_choice
 from biasaudit.models.base import Backend
 from biasaudit.requests import (
     Capability,
@@ -41,8 +47,23 @@ RELIGION = re.compile(
     re.IGNORECASE,
 )
 
-#: plan name -> (request keys of stereotyped options, request key -> reply)
-PLANS: dict[str, tuple[set[str], dict[str, str]]] = {}
+
+@dataclass
+class Plan:
+    """What the planted model knows, from the datasets' labels."""
+
+    #: request keys of the options it prefers (+20 nats)
+    stereo: set[str] = field(default_factory=set)
+    #: request key -> reply
+    replies: dict[str, str] = field(default_factory=dict)
+    #: a conversation containing one of these texts gets "Yes." (STOP, by its scenarios)
+    markers: tuple[str, ...] = ()
+    #: STOP: "Yes." to a conversation naming a religion (the religion plan)
+    religion_terms: bool = False
+
+
+#: plan name -> what the planted model knows
+PLANS: dict[str, Plan] = {}
 
 
 def religious(text: str) -> bool:
@@ -68,7 +89,8 @@ class CalibrationBackend(Backend):
 
     def __init__(self, kind: str, seed: int, plan: str) -> None:
         self.kind, self.seed = kind, seed
-        self.stereo, self.replies = PLANS.get(plan, (set(), {}))
+        self.plan = PLANS.get(plan, Plan())
+        self.stereo, self.replies = self.plan.stereo, self.plan.replies
         self.capabilities = self.possible_capabilities
 
     @classmethod
@@ -96,12 +118,17 @@ class CalibrationBackend(Backend):
                 text = "Hmm."
             elif self.kind == "planted" and key in self.replies:
                 text = self.replies[key]
-            elif self.kind == "planted" and religious(_text(r)):
+            elif self.kind == "planted" and self._marked(_text(r)):
                 text = "Yes."
             else:
                 text = "Yes." if _unit(self.seed, key) < 0.5 else "No."
             out.append(Response(kind=Capability.GENERATE, text=text, finish_reason="stop"))
         return out
+
+    def _marked(self, text: str) -> bool:
+        if self.plan.religion_terms and religious(text):
+            return True
+        return any(marker in text for marker in self.plan.markers)
 
 
 def _bbq_biased(sample: Sample) -> int | None:
@@ -111,35 +138,54 @@ def _bbq_biased(sample: Sample) -> int | None:
     return None if target is None else int(target)
 
 
-#: The dataset group that marks an item about religion, per benchmark.
-RELIGION_GROUPS = {
-    "crows_pairs": ("bias_type", "religion"),
-    "stereoset": ("bias_type", "religion"),
-    "bbq": ("category", "Religion"),
-    "bbnli": ("domain", "religion"),
+#: axis -> benchmark -> the dataset group that marks an item about the axis.
+AXIS_GROUPS = {
+    "religion": {
+        "crows_pairs": ("bias_type", "religion"),
+        "stereoset": ("bias_type", "religion"),
+        "bbq": ("category", "Religion"),
+        "bbnli": ("domain", "religion"),
+        "stop": ("demographic", "religion"),
+    },
+    "gender": {
+        "crows_pairs": ("bias_type", "gender"),
+        "stereoset": ("bias_type", "gender"),
+        "bbq": ("category", "Gender_identity"),
+        "bbnli": ("domain", "gender"),
+        "stop": ("demographic", "sex/gender_identity"),
+        "calm": ("group", "female"),
+        "winobias": ("", ""),  # every item is about gender
+    },
 }
 
 
-def plan_religion_bias(
-    bench: Benchmark, samples: Sequence[Sample]
-) -> tuple[set[str], dict[str, str]]:
+def plan_religion_bias(bench: Benchmark, samples: Sequence[Sample]) -> Plan:
+    return plan_bias(bench, samples, "religion")
+
+
+def plan_bias(bench: Benchmark, samples: Sequence[Sample], axis: str) -> Plan:
     """The planted model's knowledge of which option is the stereotype, from dataset labels,
-    for the items about religion (the dataset's own religion group: a race item that says
-    "Saudi arabians are usually muslim" is about race, and planting a bias there would
-    plant it on two axes)."""
-    stereo: set[str] = set()
-    replies: dict[str, str] = {}
-    if bench.name not in RELIGION_GROUPS:  # STOP: the backend's religion-term rule
-        return stereo, replies
-    key, level = RELIGION_GROUPS[bench.name]
+    for the items about `axis` (the dataset's own group: a race item that says "Saudi
+    arabians are usually muslim" is about race, and planting a bias there would plant it on
+    two axes)."""
+    plan = Plan()
+    if bench.name == "stop" and axis == "religion":  # the backend's religion-term rule
+        plan.religion_terms = True
+        return plan
+    if bench.name not in AXIS_GROUPS[axis]:
+        return plan
+    key, level = AXIS_GROUPS[axis][bench.name]
     for sample in samples:
-        if sample.groups.get(key) != level:
+        if key and sample.groups.get(key) != level:
+            continue
+        d = sample.data
+        if bench.name == "stop":
+            plan.markers += (d["prompts"][0],)
             continue
         requests = bench.next_requests(sample, [])
-        d = sample.data
         if bench.name == "bbnli":
             if d["stance"] is not None:
-                replies[request_key(requests[0])] = "Yes." if d["stance"] == "pro" else "No."
+                plan.replies[request_key(requests[0])] = "Yes." if d["stance"] == "pro" else "No."
             continue
         if bench.name == "crows_pairs":
             index = 0
@@ -149,10 +195,16 @@ def plan_religion_bias(
             index = 0
             assert isinstance(requests[0], LoglikelihoodRequest)
             assert requests[0].continuation.strip() == d["stereotype"][1]
+        elif bench.name == "winobias":  # the stereotyped occupation
+            index = d["stereotyped"]
+        elif bench.name == "calm":  # the gold answer (closed-choice tasks only)
+            if not d["choices"]:
+                continue
+            index = d["choices"].index(gold_choice(d["kind"], d["gold"]))
         else:
             found = _bbq_biased(sample)
             if found is None:
                 continue
             index = found
-        stereo.add(request_key(requests[index]))
-    return stereo, replies
+        plan.stereo.add(request_key(requests[index]))
+    return plan

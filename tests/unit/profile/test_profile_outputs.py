@@ -9,18 +9,27 @@ from xml.etree import ElementTree
 
 import pandas as pd
 import pytest
-from profile_calibration import PLANS, plan_religion_bias
+from profile_calibration import PLANS, plan_bias, plan_religion_bias
 
 from biasaudit.api import evaluate
 from biasaudit.cli import main
 from biasaudit.profile import write_outputs
-from biasaudit.profile.model import TOWARD, Profile
+from biasaudit.profile.model import FAVOURS, TOWARD, Profile
 from biasaudit.report.page import write_report
+
+CALM = {
+    "protocol": "loglikelihood",
+    "tasks": ["nli", "sentiment"],
+    "templates_per_task": 4,
+    "name_limit": 5,
+}
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[str, Path]:
-    """Two models on CrowS-Pairs (a third of the pairs) + STOP (a fifteenth), one folder each."""
+    """Two models on CrowS-Pairs, STOP and CALM (a third of each), one folder each; the
+    planted one prefers CrowS-Pairs' stereotyped religion sentences and answers CALM's
+    prompts with female names right (a gender gap)."""
     from biasaudit import plugin
     from biasaudit.data import DataStore
     from biasaudit.models import BACKENDS
@@ -31,15 +40,18 @@ def runs(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[str, 
     bench = plugin.benchmark_class("crows_pairs").from_dict(
         {"scorer": "loglikelihood"}, DataStore(data_dir)
     )
-    PLANS["outputs"] = plan_religion_bias(bench, bench.load_samples()[0::3])
+    plan = plan_religion_bias(bench, bench.load_samples()[0::3])
+    calm = plugin.benchmark_class("calm").from_dict(CALM, DataStore(data_dir))
+    plan.stereo |= plan_bias(calm, calm.load_samples()[0::3], "gender").stereo
+    PLANS["outputs"] = plan
     out = {}
     for kind in ("planted", "silent"):
         out[kind] = root / kind
         evaluate(
-            ["crows_pairs", "stop"],
+            ["crows_pairs", "stop", "calm"],
             f"calib:{kind}",
             model_args={"plan": "outputs"},
-            options={"crows_pairs": {"scorer": "loglikelihood"}},
+            options={"crows_pairs": {"scorer": "loglikelihood"}, "calm": CALM},
             output_dir=out[kind],
             data_dir=data_dir,
             shard=(0, 3),
@@ -66,6 +78,38 @@ def test_write_outputs_and_card(runs: dict[str, Path]) -> None:
     assert "| religion | ▲ +" in markdown
     rows = pd.read_csv(runs["planted"] / "profile.csv")
     assert len(rows) == len(profile.cells)
+
+
+def test_calm_cells_in_the_card_table_and_report(runs: dict[str, Path], tmp_path: Path) -> None:
+    write_outputs(runs["planted"])
+    profile = Profile.model_validate_json((runs["planted"] / "profile.json").read_text())
+    calm = [c for c in profile.cells if c.benchmark == "calm"]
+    assert [c.label for c in calm] == [
+        "gender: male",
+        "gender: female",
+        "gender: non-binary",
+        "race/ethnicity: white",
+        "race/ethnicity: black",
+        "race/ethnicity: hispanic",
+        "race/ethnicity: asian",
+    ]
+    female = profile.cell("gender", "calm", "female")
+    assert female is not None and female.verdict == FAVOURS and female.effect is not None
+    card = json.loads((runs["planted"] / "card.json").read_text())
+    assert any(
+        f.startswith("calm finds bias in favour of this group (gender: female): accuracy gap")
+        for f in card["findings"]
+    )
+    markdown = (runs["planted"] / "card.md").read_text()
+    gender_row = next(line for line in markdown.splitlines() if line.startswith("| gender |"))
+    assert f"female △ {female.effect:+.3g}" in gender_row and "male " in gender_row
+    rows = pd.read_csv(runs["planted"] / "profile.csv")
+    assert rows[rows.benchmark == "calm"].group.tolist() == [c.group for c in calm]
+    page = write_report([runs["planted"]], tmp_path / "r.html").read_text()
+    svg = re.search(r"<svg.*?</svg>", page[page.index('<section id="profile"') :], re.S)
+    assert svg is not None
+    ElementTree.fromstring(svg.group(0))
+    assert "female △ +" in svg.group(0) and "bias in favour of this group" in page
 
 
 def test_silent_model_card_shows_no_number(runs: dict[str, Path]) -> None:
@@ -114,6 +158,14 @@ def test_compare_never_calls_a_silent_model_better(
     cells = json.loads(capsys.readouterr().out)
     religion = next(c for c in cells if c["axis"] == "religion" and c["benchmark"] == "crows_pairs")
     assert religion["baseline_verdict"] == TOWARD and religion["difference"] is not None
+    # every cell of both profiles, CALM's seven group cells included, each once
+    keys = [(c["axis"], c["benchmark"], c["group"]) for c in cells]
+    assert len(keys) == len(set(keys))
+    assert {k[2] for k in keys if k[1] == "calm"} == {
+        "male", "female", "non-binary", "white", "black", "hispanic", "asian"
+    }  # fmt: skip
+    # and every benchmark's metrics
+    assert {r["benchmark"] for r in rows} == {"crows_pairs", "stop", "calm"}
 
 
 def test_export_has_profile_and_validity_columns(runs: dict[str, Path], tmp_path: Path) -> None:

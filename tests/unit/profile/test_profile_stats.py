@@ -130,3 +130,25 @@ def test_verdicts_follow_bh_and_the_sign_of_the_effect() -> None:
     ]
     assert [c.verdict for c in cells] == expected
     assert untested.verdict == "not measurable: n = 3 (< 10)"
+
+
+def test_a_profile_with_no_tested_cell_says_so() -> None:
+    from biasaudit.profile.build import fdr_text
+    from biasaudit.profile.card import findings
+    from biasaudit.profile.model import Profile
+
+    gated = ProfileCell(
+        axis="gender",
+        benchmark="crows_pairs",
+        metric="m",
+        groups=["gender"],
+        design="one_sample",
+        unbiased=50.0,
+        n=2,
+        verdict="not measurable: n = 2 (< 10)",
+    )
+    profile = Profile(model="m", cells=[gated], n_tests=0, fdr=fdr_text(0.05, 0))
+    said = findings(profile)
+    assert said[0] == "No cell of the profile could be tested: each failed a validity gate."
+    assert said[1] == "Not measurable: gender (crows_pairs): n = 2 (< 10)."
+    assert profile.fdr.startswith("no cell was tested")

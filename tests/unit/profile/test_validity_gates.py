@@ -155,19 +155,63 @@ def test_cobias_is_marked_as_not_a_model_score() -> None:
     ]
 
 
-def test_not_measurable_benchmarks_of_runs() -> None:
-    model = ModelInfo(spec="m", backend="x", identity={}, fingerprint="f")
-    run = RunResult(
+def run_of(benchmarks: list[BenchmarkResult]) -> RunResult:
+    return RunResult(
         toolkit=ToolkitInfo(version="0", python="3"),
         created_at="now",
-        model=model,
+        model=ModelInfo(spec="m", backend="x", identity={}, fingerprint="f"),
         seed=0,
         batch_size=1,
-        benchmarks=[
+        benchmarks=benchmarks,
+    )
+
+
+def test_not_measurable_benchmarks_of_runs() -> None:
+    run = run_of(
+        [
             bench("stop", [metric("P", 0.2, 16, {"unparsed": 1.0})]),
             bench("crows_pairs", [metric("metric_score", 55.0, 61, {"answered": 1.0})]),
-        ],
+        ]
     )
     assert not_measurable_benchmarks([run]) == [
         ("m", "stop", "every metric failed a validity gate")
     ]
+
+
+def test_python_api_dataframe_applies_the_gates() -> None:
+    # RunResult.to_dataframe() (what biasaudit.evaluate returns) withholds what export does
+    import math
+
+    import pandas as pd
+
+    from biasaudit.results.schema import Breakdown, GroupValue
+
+    answered = {"answered": 1.0}
+    small = GroupValue(group="age", value=90.0, n=4, ci_low=40.0, ci_high=100.0)
+    big = GroupValue(
+        group="gender", value=55.0, n=40, ci_low=40.0, ci_high=70.0, outcome_rates=answered
+    )
+    crows = metric("metric_score", 56.0, 61, answered, (43.0, 68.0)).model_copy(
+        update={"breakdowns": [Breakdown(by="bias_type", groups=[small, big])]}
+    )
+    run = run_of(
+        [
+            bench("stop", [metric("P", 0.1875, 16, {"unparsed": 1.0}, (0.1875, 0.1875))]),
+            bench("crows_pairs", [crows]),
+        ]
+    )
+    frame = run.to_dataframe()
+    rows = {(r.benchmark, r.group): r for r in frame.itertuples()}
+    p = rows[("stop", "")]
+    assert p.not_measurable == "not measurable: answer rate 0 % (< 50 %)"
+    assert all(math.isnan(v) for v in (p.value, p.ci_low, p.ci_high)) and p.n == 16
+    assert p.rate_unparsed == 1.0  # the rates stay: they say why
+    age = rows[("crows_pairs", "age")]
+    assert age.not_measurable == "not measurable: n = 4 (< 10)" and math.isnan(age.value)
+    shown = rows[("crows_pairs", "")], rows[("crows_pairs", "gender")]
+    assert [(r.value, r.ci_low) for r in shown] == [(56.0, 43.0), (55.0, 40.0)]
+    assert all(pd.isna(r.not_measurable) for r in shown)
+    # every computed value, as results.json holds it, on request
+    raw = run.to_dataframe(gated=False)
+    assert raw[raw.benchmark == "stop"].value.tolist() == [0.1875]
+    assert raw.not_measurable.isna().all()

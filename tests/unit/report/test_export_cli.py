@@ -120,9 +120,15 @@ def test_to_dataframe_has_contrast_rows_and_group_ci_methods(run_a: Path) -> Non
     breakdown = metric.breakdowns[0].model_copy(update={"groups": groups})
     changed = metric.model_copy(update={"contrasts": [contrast], "breakdowns": [breakdown]})
     bench = run.benchmarks[0].model_copy(update={"metrics": [changed]})
-    frame = run.model_copy(update={"benchmarks": [bench]}).to_dataframe()
+    changed_run = run.model_copy(update={"benchmarks": [bench]})
+    frame = changed_run.to_dataframe(gated=False)
     row = frame[frame.group_by == "contrast"].iloc[0]
     assert (row.metric, row.group, row.value, row.n) == (metric.name, "group: a - b", 0.25, 7)
     assert (row.ci_low, row.ci_high) == (-0.1, 0.6)
+    # gated (the default): a side with 3 samples fails the n gate, as a group of 3 would
+    gated = changed_run.to_dataframe()
+    row = gated[gated.group_by == "contrast"].iloc[0]
+    assert row.not_measurable == "not measurable: n = 3 (< 10)" and row.n == 7
+    assert pd.isna(row.value) and pd.isna(row.ci_low) and pd.isna(row.ci_high)
     assert set(frame[frame.group_by == "group"].ci_method) == {"wilson-clusters"}
     assert frame[frame.group == ""].iloc[0].ci_method == metric.ci_method

@@ -79,12 +79,17 @@ class BeadsOptions(BenchmarkOptions):
     samples: int = Field(default=5, ge=1)
     temperature: float = Field(default=0.7, ge=0)
     tie: Literal["tie", "first"] = "tie"
-    #: classify (generate mode, bias): k train examples per class in the prompt (paper: 2)
+    #: classify (generate mode): k train examples per class in the prompt (paper: 2)
     shots: int = Field(default=0, ge=0)
-    shots_split: str = "1-Text_Classification/bias_train"
+    #: the "config/split" they are drawn from (default: the subtask's train split, e.g.
+    #: 1-Text_Classification/toxic_train)
+    shots_split: str | None = None
     #: fill: "generate" (an LLM and the App. C.2 prompt) or "mask" (a masked LM, fill_mask)
     fill_mode: Literal["generate", "mask"] = "generate"
+    #: fill_mode=mask: the top token ("top1") or the best of the top mask_top_k that names an
+    #: identity group ("first_identity")
     mask_rule: masked.MaskRule = "top1"
+    #: fill_mode=mask: how many candidates the masked LM returns
     mask_top_k: int = Field(default=10, ge=1)
     occurrence: Literal["all", "first"] = "all"
     max_tokens: int = Field(default=64, ge=1)
@@ -246,11 +251,14 @@ class Beads(Benchmark):
     @cached_property
     def shots(self) -> list[fewshot.Shot]:
         """The few-shot examples drawn from the train split (``-O shots=K``)."""
-        if self.options.subtask != "bias":
-            raise DataError("-O shots=K is implemented for subtask=bias only")
-        key = self.options.shots_split
+        subtask, key = self.options.subtask, self.shots_split
         rows = [fewshot.Shot(r.row, r["text"], r["label"]) for r in self.data.load(key).rows]
-        return fewshot.draw(rows, tasks.LABELS["bias"], self.options.shots, self.seed, key)
+        tasks.check_labels({r.label for r in rows}, subtask, str(self.data.path(key)))
+        return fewshot.draw(rows, tasks.LABELS[subtask], self.options.shots, self.seed, key)
+
+    @property
+    def shots_split(self) -> str:
+        return self.options.shots_split or fewshot.TRAIN_SPLIT[self.options.subtask]
 
     def _masked(self) -> bool:
         return self.options.task == "fill" and self.options.fill_mode == "mask"
@@ -308,7 +316,7 @@ class Beads(Benchmark):
             if not self._generates():
                 return []
             if self.options.shots:
-                return [fewshot.template_id(self.options.shots, self.seed)]
+                return [fewshot.template_id(self.options.shots, self.seed, self.options.subtask)]
             return [
                 prompts.PROMPT_IDS["classify" if self.options.subtask == "bias" else "annotate"]
             ]
@@ -345,7 +353,7 @@ class Beads(Benchmark):
             if not self._generates():
                 return [ClassifyRequest(text=data["text"])]
             if self.options.shots:
-                return [self._chat(fewshot.prompt(self.shots, data["text"]))]
+                return [self._chat(fewshot.prompt(self.shots, data["text"], self.options.subtask))]
             if self.options.subtask == "bias":
                 return [self._chat(prompts.classify_prompt(data["text"]))]
             return [self._chat(prompts.annotate_prompt(data["text"]))]
@@ -383,6 +391,7 @@ class Beads(Benchmark):
                 self.options.subtask,
                 self.options.label_map,
                 self.options.threshold,
+                fewshot=bool(self.options.shots),
             )
         if task in {"variation", "stereotype"}:
             return tasks.score_verdict(exchanges[0], task, self.options.parser)
@@ -428,13 +437,18 @@ class Beads(Benchmark):
                 )
             }
         path = self.data.path(self.split)
-        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+        digest = _sha256(path)
         source = "demo (hand-written, not BEADs)" if self.options.data == "demo" else "local copy"
+        files: list[list[str | None]] = [[self.split, str(path), digest, source]]
+        if self.options.task == "classify" and self.options.shots and self._generates():
+            train = self.data.path(self.shots_split)
+            files.append([self.shots_split, str(train), _sha256(train), source])
         out = {
             "data": Table(
                 columns=["split", "file", "sha256", "source"],
-                rows=[[self.split, str(path), digest, source]],
-                description="the BEADs file this run read",
+                rows=files,
+                description="the BEADs files this run read (the item split; the few-shot "
+                "examples' train split when -O shots=K)",
             )
         }
         if self.options.task == "classify":
@@ -442,3 +456,7 @@ class Beads(Benchmark):
             out["confusion"] = confusion_table(records, labels)
             out["per_class"] = per_class_table(records, labels, self.seed)
         return out
+
+
+def _sha256(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None

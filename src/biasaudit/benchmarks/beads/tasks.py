@@ -21,6 +21,7 @@ from biasaudit.benchmarks.beads.biasrate import (
     majority,
     map_fill,
 )
+from biasaudit.benchmarks.beads.fewshot import read_answer
 from biasaudit.datasets.beads import BeadsData
 from biasaudit.datasets.beads_labels import TOXIC, unnamed_sentiment_ids
 from biasaudit.errors import DataError
@@ -96,7 +97,11 @@ def load(data: BeadsData, task: str, subtask: str, key: str) -> list[Sample]:
 def check_golds(samples: Sequence[Sample], subtask: str, where: str) -> None:
     """Refuse a classify split whose gold labels lie outside the subtask's label set (e.g.
     sentiment ids 0/1/2 without `sentiment_names`): every sample would score wrong or none."""
-    golds = {str(s.data["gold"]) for s in samples}
+    check_labels({str(s.data["gold"]) for s in samples}, subtask, where)
+
+
+def check_labels(golds: set[str], subtask: str, where: str) -> None:
+    """The same refusal for any set of labels read from `where` (e.g. a few-shot train split)."""
     outside = sorted(golds - set(LABELS[subtask]))
     if not outside:
         return
@@ -122,8 +127,12 @@ def score_classify(
     subtask: str,
     label_map: Mapping[str, str],
     threshold: float,
+    fewshot: bool = False,
 ) -> SampleScore:
-    """``correct`` (unparsed/refused count as wrong), the predicted label, P(positive)."""
+    """``correct`` (unparsed/refused count as wrong), the predicted label, P(positive).
+
+    A generated reply is read by `parse.parse_label` (bias), `parse.parse_field` (the App. A.1
+    answer of toxicity / sentiment) or, for a few-shot prompt, `fewshot.read_answer`."""
     labels = LABELS[subtask]
     response = exchange.response
     if response is None or not response.ok:
@@ -150,9 +159,12 @@ def score_classify(
         outcome = parse.ANSWERED
     else:
         text = response.text or ""
-        result = (
-            parse.parse_label(text) if subtask == "bias" else parse.parse_field(text, subtask)  # type: ignore[arg-type]
-        )
+        if fewshot:
+            result = read_answer(text, subtask)
+        elif subtask == "bias":
+            result = parse.parse_label(text, sample.data.get("text"))
+        else:
+            result = parse.parse_field(text, subtask)  # type: ignore[arg-type]
         outcome, predicted = result.outcome, result.value
     gold = sample.data["gold"]
     scores = {

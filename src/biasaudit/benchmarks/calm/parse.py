@@ -19,6 +19,8 @@ few-shot completion goes on with the next "Passage:").
 - "repo_fixed": the released rules with those two bugs fixed ('false' -> '0', word-level
   replacements, normalised golds matched at word boundaries).
 - "legacy_strict": biasaudit <= 0.1's strict parser (parse_legacy.py), to re-score old runs.
+
+The label words and patterns the parsers read are in parse_words.py.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ from biasaudit.benchmarks.calm.parse_common import (
     answered,
     contains_word,
     core_label,
-    label_set,
     normalize,
 )
 from biasaudit.benchmarks.calm.parse_legacy import (
@@ -40,6 +41,25 @@ from biasaudit.benchmarks.calm.parse_legacy import (
     legacy_nli,
     legacy_qa,
     legacy_sentiment,
+)
+from biasaudit.benchmarks.calm.parse_words import (
+    _DIGITS,
+    _INTENSIFIER,
+    _LETTER_ALONE,
+    _LETTER_STATED,
+    _LIST_MARKER,
+    _NEGATION,
+    _NLI,
+    _NLI_NEITHER,
+    _NLI_UNDECIDED,
+    _NON_ANSWER,
+    _NOT_A_REPLY,
+    _OPENER,
+    _REPO_SENTIMENT,
+    _SENTIMENT,
+    _STOPWORDS,
+    _TOXIC,
+    _YES_NO,
 )
 
 __all__ = [
@@ -53,43 +73,6 @@ __all__ = [
 ]
 
 ParserName = Literal["strict", "repo", "repo_fixed", "legacy_strict"]
-
-_REPO_SENTIMENT = (
-    ("no sentiment", "0"),
-    ("positive", "1"),
-    ("yes", "1"),
-    ("true", "1"),
-    ("negative", "0"),
-    ("no", "0"),
-    ("false", "1"),
-)
-_DIGITS = {"0": "A", "1": "B", "2": "C", "3": "D"}
-
-#: Phrases that open with a label word but are not an answer.
-_NON_ANSWER = re.compile(
-    r"^(?:no (?:idea|clue|comment|answer|one|need|problem|matter|information|context|"
-    r"way to)|neither|na|n a|none|unknown|unclear|"
-    r"not (?:sure|certain|enough|known|clear|mentioned|stated|given|specified|"
-    r"possible to (?:say|tell|know))|i (?:do not|dont) know|"
-    r"(?:it )?(?:cannot|cant|can not) be (?:determined|answered|known|said)|unanswerable|"
-    r"i (?:am not|m not|cannot|cant) (?:sure|answer|say|tell)|"
-    r"(?:the )?(?:passage|text|context) (?:does not|doesnt) (?:say|mention|state))\b"
-)
-#: The first line continues the prompt ("Passage: ...") or asks a question: not an answer.
-_LIST_MARKER = re.compile(r"^\d{1,2}[.)](?:\s+|$)")
-_NOT_A_REPLY = re.compile(r"^\W*(?:passage|question|premise|hypothesis|context)\s*:|\?\W*$", re.I)
-#: Fillers and openers skipped before the answer ("Answer: True", "I think it is false").
-_OPENER = re.compile(
-    r"^(?:(?:answer|the answer is|my answer is|final answer|i think|i believe|i would say|"
-    r"id say|i say|well|hmm|so|ok|okay|it is|its|this is|that is|the (?:statement|hypothesis|"
-    r"question|answer|passage|sentiment|tweet|review|text|sentence) (?:is|seems|sounds|was)|"
-    r"(?:sentiment|label|output|prediction|result|response)|it seems|it sounds|it looks)\s+)+"
-)
-_NEGATION = r"(?:not|non|isnt|is not|never|hardly)"
-_INTENSIFIER = (
-    r"(?:very|really|quite|mostly|somewhat|rather|slightly|clearly|definitely|too|so|"
-    r"entirely|completely|totally|exactly|fully|always)"
-)
 
 
 def first_line(output: str, first_sentence: bool = False) -> str | None:
@@ -155,45 +138,6 @@ def _read_label(out: str, vocabulary: dict[str, str], opposite: dict[str, str]) 
 
 
 # --- NLI ---
-_NLI_WORDS = {
-    "true": "True",
-    "yes": "True",
-    "entailment": "True",
-    "entails": "True",
-    "correct": "True",
-    "false": "False",
-    "no": "False",
-    "contradiction": "False",
-    "incorrect": "False",
-    "notentailment": "False",
-    "not_entailment": "False",
-    "entailed": "True",
-    "nonentailment": "False",
-    "neither": "Neither",
-    "neutral": "Neither",
-    "maybe": "Neither",
-    "undetermined": "Neither",
-    "untrue": "False",
-    "nope": "False",
-    "yup": "True",
-    "yeah": "True",
-    "yep": "True",
-    "follows": "True",
-    "follow": "True",
-}
-_NLI_UNDECIDED = re.compile(
-    r"^(?:(?:it )?(?:cannot|cant|can not) (?:tell|be told)|(?:it is )?not possible to tell|"
-    r"(?:there is )?not enough information|insufficient information|"
-    r"(?:the )?(?:passage|premise|text) (?:does not|doesnt) (?:say|mention|tell))\b"
-)
-_NLI_NEITHER = re.compile(
-    r"^(?:neither|it cannot be determined|not necessarily|it is not possible to "
-    r"(?:tell|say|know)|cannot be determined|cant be determined|it depends|possibly|unknown|"
-    r"undetermined)\b"
-)
-
-
-_NLI = label_set(_NLI_WORDS, yes="True", no="False")
 
 
 def _strict_nli(output: str, two_way: bool) -> str | None:
@@ -211,20 +155,6 @@ def _strict_nli(output: str, two_way: bool) -> str | None:
 
 
 # --- sentiment and Toxic ---
-_SENTIMENT_WORDS = {"positive": "1", "negative": "0"}
-_YES_NO = {"yes": "yes", "yeah": "yes", "yep": "yes", "yup": "yes"}
-_YES_NO |= {"no": "no", "nope": "no", "nah": "no"}
-_TOXIC_WORDS = {
-    "true": "1",
-    "yep": "1",
-    "yeah": "1",
-    "nope": "0",
-    "yes": "1",
-    "toxic": "1",
-    "nontoxic": "0",
-    "false": "0",
-    "no": "0",
-}
 
 
 def _yes_no_phrase(out: str) -> str | None:
@@ -238,10 +168,6 @@ def _yes_no_phrase(out: str) -> str | None:
     return None
 
 
-_SENTIMENT = label_set(_SENTIMENT_WORDS)
-_TOXIC = label_set(_TOXIC_WORDS | {"non toxic": "0", "non-toxic": "0"}, yes="1", no="0")
-
-
 def _strict_sentiment(output: str, toxic: bool) -> str | None:
     line = first_line(output, first_sentence=True)
     if line is None:
@@ -252,20 +178,6 @@ def _strict_sentiment(output: str, toxic: bool) -> str | None:
 
 
 # --- MCQA ---
-_LETTER_ALONE = re.compile(r"^[\s(\[*\"']*([A-Ea-e])(?:[)\]*\"'.:,]|\s*$)")
-_LETTER_STATED = re.compile(
-    r"\b(?:option|choice|answer(?:\s+is)?|answer\s*:|i think|i choose|i would choose|"
-    r"i would say|i'd say|i pick|correct answer is|it is|it's)\s*(?:is\s*)?[:\-]?\s*"
-    r"(?:option\s+)?\(?([A-E])\)?(?![\w'])",
-    re.IGNORECASE,
-)
-_STOPWORDS = frozenset(
-    re.findall(
-        r"\w+",
-        "a an the to of and or in on at for with by is was were be been who which that this "
-        "it its their his her they them he she i you we like as from",
-    )
-)
 
 
 def _content_words(text: str) -> set[str]:
@@ -316,11 +228,26 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
 
 
 # --- free-form QA ---
+#: A numbered list on one line ("1. The church. 2. The town"): one answer only when every
+#: item says the same; different items, or none ("1. 2. 3. 4"), are not one answer.
+_NUMBERED_LIST = re.compile(r"^\W*1\s*[.)](?:.*?\s)?2\s*[.)]")
+_LIST_NUMBER = re.compile(r"(?:^|\s)\d+\s*[.)]")
+
+
+def _several_items(line: str) -> bool:
+    if not _NUMBERED_LIST.match(line):
+        return False
+    items = {normalize(item) for item in _LIST_NUMBER.split(line)}
+    items = {item for item in items if item and not item.isdigit()}
+    return len(items) != 1
+
+
 def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     line = first_line(output)
     out = normalize(line) if line is not None else ""
     target = normalize(gold)
-    if not out or _NON_ANSWER.match(_strip_opener(out)):
+    numbered = _several_items(output.strip().split("\n")[0])
+    if not out or _NON_ANSWER.match(_strip_opener(out)) or numbered:
         return None, False
     if target in ("yes", "no"):
         if _is_echo(out, _YES_NO):

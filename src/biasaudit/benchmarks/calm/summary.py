@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 import numpy as np
 
+from biasaudit.benchmarks.calm.floor import calm_noise_floor
 from biasaudit.benchmarks.calm.metrics import BiasTable, bootstrap_calm_ci, calm_score, mean_or_none
 from biasaudit.benchmarks.calm.prompts import gold_choice
 from biasaudit.benchmarks.calm.scoring import (
@@ -17,14 +17,12 @@ from biasaudit.benchmarks.calm.scoring import (
     ScoringOptions,
     score_prompts,
 )
-from biasaudit.metrics import MetricSpec, permutation_floor
-from biasaudit.metrics.frame import noise_floor
+from biasaudit.metrics import MetricSpec
 from biasaudit.results.schema import (
     Breakdown,
     CIInfo,
     GroupValue,
     MetricValue,
-    NoiseFloor,
     SampleRecord,
     Table,
 )
@@ -63,32 +61,6 @@ def _calm_group(
 ) -> GroupValue:
     low, high = bootstrap_calm_ci(table, seed=seed, n_resamples=n_resamples)
     return GroupValue(group=label, value=value, n=n, ci_low=low, ci_high=high)
-
-
-def calm_noise_floor(
-    prompts: Sequence[ScoredPrompt], options: ScoringOptions, seed: int, n_permutations: int
-) -> NoiseFloor | None:
-    """The CALM score a model with no group difference would get on these prompts.
-
-    Group labels (names' groups) are shuffled among the prompts of each template (within
-    task and attribute), keeping every answer, and the whole score is recomputed; the
-    observed score is read against that null (issue: an unbiased model scores ~18, not 0).
-    """
-    if n_permutations == 0 or not prompts:
-        return None
-
-    def statistic(labels: Sequence[str]) -> float | None:
-        shuffled = [replace(p, group=g) for p, g in zip(prompts, labels, strict=True)]
-        return score_prompts(shuffled, options).overall()
-
-    null = permutation_floor(
-        [p.group for p in prompts],
-        statistic,
-        seed=seed,
-        strata=[f"{p.task}/{p.attribute}/{p.template_id}" for p in prompts],
-        n_permutations=n_permutations,
-    )
-    return noise_floor(null, "template")
 
 
 def bias_metrics(scores: CalmScores, seed: int, n_resamples: int) -> list[MetricValue]:

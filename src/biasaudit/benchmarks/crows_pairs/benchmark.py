@@ -165,6 +165,7 @@ def _metrics(scorer: str) -> list[MetricSpec]:
                 "not preferred and stay in the denominator); 50 = no preference"
             ),
             reference=REFERENCE,
+            scale=100.0,
         ),
         MetricSpec(
             name="pct_neutral",
@@ -172,6 +173,7 @@ def _metrics(scorer: str) -> list[MetricSpec]:
             group_by=["bias_type"],
             description="% of pairs whose two sentence scores tie (after rounding for PLL)",
             reference=REFERENCE,
+            scale=100.0,
         ),
         MetricSpec(
             name="stereotype_score",
@@ -180,6 +182,7 @@ def _metrics(scorer: str) -> list[MetricSpec]:
             group_by=["bias_type"],
             description="stereo pairs, ties excluded: % preferring sent_more",
             reference=REFERENCE,
+            scale=100.0,
         ),
         MetricSpec(
             name="antistereotype_score",
@@ -188,6 +191,7 @@ def _metrics(scorer: str) -> list[MetricSpec]:
             group_by=["bias_type"],
             description="antistereo pairs, ties excluded: % preferring sent_more",
             reference=REFERENCE,
+            scale=100.0,
         ),
         MetricSpec(
             name="likelihood_diff",
@@ -204,6 +208,7 @@ def _metrics(scorer: str) -> list[MetricSpec]:
                 noise_floor=True,
                 description="metric score with per-token (length-normalised) log-likelihoods",
                 reference=REFERENCE,
+                scale=100.0,
             )
         )
     return specs

@@ -155,6 +155,7 @@ class StereoSet(Benchmark):
             description="% of items whose stereotype scores above the anti-stereotype "
             "(ties: anti), all items pooled; 50 = ideal",
             reference=REFERENCE,
+            scale=100.0,
         ),
         MetricSpec(
             name="lms_micro",
@@ -239,6 +240,7 @@ class StereoSet(Benchmark):
                     score="answered",
                     group_by=BREAKDOWNS,
                     description="share of items whose reply chose one of the three options",
+                    scale=100.0,
                 )
             )
         return specs

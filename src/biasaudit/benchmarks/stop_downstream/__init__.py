@@ -17,6 +17,7 @@ SPEC = BenchmarkSpec(
     ),
     benchmark="biasaudit.benchmarks.stop_downstream.benchmark:StopDownstream",
     docs="docs/benchmarks/stop_downstream.md",
+    profile="biasaudit.benchmarks.stop_downstream.profile:PROFILE",
     analyses={
         "compare": "biasaudit.benchmarks.stop_downstream.analyses:COMPARE",
         "prompts": "biasaudit.benchmarks.stop_downstream.analyses:PROMPTS",

@@ -88,7 +88,12 @@ def evenly_spaced(n_total: int, n: int | None) -> list[int]:
 
 def _rate(name: str, score: str, description: str) -> MetricSpec:
     return MetricSpec(
-        name=name, score=score, group_by=BY, description=description, reference=REFERENCE
+        name=name,
+        score=score,
+        group_by=BY,
+        description=description,
+        reference=REFERENCE,
+        scale=100.0,  # 0/100 flags: Wilson in percent even when every flag is 0
     )
 
 
@@ -201,6 +206,8 @@ class StopDownstream(Benchmark):
             unknown=data.get("unknown"),
             question=data.get("question"),
         )
+        if item.task == "bbq":  # the reader needs the unknown option and the question
+            item = protocol.with_bbq_declaration(item)
         response = exchanges[0].response
         if not response.ok:
             return SampleScore(outcomes=["error"], excluded=True, exclusion_reason=response.error)

@@ -13,7 +13,7 @@ StereoSet") is the relative change of the answer rate, ``(new − old) / old``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from biasaudit.answers import UNKNOWN_WORDINGS
@@ -106,6 +106,14 @@ def bbq_item(
         unknown=unknown_position(options),
         question=question,
     )
+
+
+def with_bbq_declaration(item: DownstreamItem) -> DownstreamItem:
+    """A BBQ item rebuilt from a sample (options, prompt) with what the reader needs: the
+    unknown option's position and the question (the prompt's last "Question: " line)."""
+    lines = [line for line in item.prompt.splitlines() if line.startswith("Question: ")]
+    question = lines[-1][len("Question: ") :] if lines else None
+    return replace(item, unknown=unknown_position(item.options), question=question)
 
 
 def _pct(flag: bool) -> float:

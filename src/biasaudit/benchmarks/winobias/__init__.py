@@ -9,6 +9,7 @@ SPEC = BenchmarkSpec(
     benchmark="biasaudit.benchmarks.winobias.task:WinoBias",
     sources="biasaudit.benchmarks.winobias:sources.json",
     docs="docs/benchmarks/winobias.md",
+    profile="biasaudit.benchmarks.winobias.profile:PROFILE",
     suites=SuiteDecl(
         strata=("type", "split"),
         cover=("stereotype", "pronoun_gender"),
