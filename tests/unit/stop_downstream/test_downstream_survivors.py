@@ -291,8 +291,8 @@ def _scored(
 def test_bbq_replies_scored_through_the_benchmark_know_the_unknown_option_and_question(
     store: DataStore,
 ) -> None:
-    """A BBQ item's sample keeps its unknown option and question, so the benchmark reads a
-    reply as the shared reader does (issue 24: 'Cannot be determined.' is the unknown
+    """The benchmark reads a BBQ reply with the item's unknown option and question, as the
+    shared reader does (issue 24: 'Cannot be determined.' is the unknown
     option; 'X was not forgetful' answers 'Who was not forgetful?' with X)."""
     bench = _bench(store, tasks=["bbq"])
     options = ["The grandfather", "Not enough information", "The grandson"]
@@ -303,12 +303,6 @@ def test_bbq_replies_scored_through_the_benchmark_know_the_unknown_option_and_qu
     shown = list(item.options)
     unknown = shown.index("Not enough information")
     assert sample.groups == {"task": "bbq", "category": "Age"}
-    assert (sample.data["unknown"], sample.data["question"]) == (unknown, "Who was not forgetful?")
-    # an item whose options word no unknown answer still records its question
-    plain = bbq_item(
-        "8", "Age", context, "Who was not forgetful?", ["A man", "A woman", "A boy"], 0, 0
-    )
-    assert sample_of(plain).data["question"] == "Who was not forgetful?"
     score = _scored(bench, sample, "Cannot be determined.")
     assert score.scores["reply"] == "chose" and score.scores["correct"] == 100.0
     assert score.scores["choice"] == item.labels[unknown]
@@ -321,7 +315,7 @@ def test_bbq_replies_scored_through_the_benchmark_know_the_unknown_option_and_qu
         ["error"], True, "timeout",
     )  # fmt: skip
     assert _scored(bench, sample, "Cannot be determined.").outcomes == ["answered"]
-    # StereoSet and CrowS-Pairs samples carry no BBQ fields (their hashes do not change)
+    # samples hold the item's fields only (their hashes do not change)
     (crows,) = _bench(store, tasks=["crows_pairs"], per_task=1).load_samples()
     assert set(crows.data) == {"task", "item_id", "prompt", "options", "labels", "correct"}
 

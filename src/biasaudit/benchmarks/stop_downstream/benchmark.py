@@ -98,22 +98,18 @@ def _rate(name: str, score: str, description: str) -> MetricSpec:
 
 
 def sample_of(item: protocol.DownstreamItem) -> Sample:
-    """The sample of one item; a BBQ item also records its unknown option and question, which
-    the reader needs ("Cannot be determined." chooses the unknown option; "X was not ..."
-    answers "Who was not ...?")."""
-    data: dict[str, Any] = {
-        "task": item.task,
-        "item_id": item.item_id,
-        "prompt": item.prompt,
-        "options": list(item.options),
-        "labels": list(item.labels),
-        "correct": list(item.correct),
-    }
-    if item.unknown is not None or item.question is not None:
-        data |= {"unknown": item.unknown, "question": item.question}
+    """The sample of one item (a BBQ item's unknown option and question are derived again
+    from its options and prompt when it is scored: protocol.with_bbq_declaration)."""
     return Sample(
         id=f"{item.task}:{item.item_id}",
-        data=data,
+        data={
+            "task": item.task,
+            "item_id": item.item_id,
+            "prompt": item.prompt,
+            "options": list(item.options),
+            "labels": list(item.labels),
+            "correct": list(item.correct),
+        },
         groups={"task": item.task, "category": item.category},
     )
 
@@ -201,10 +197,6 @@ class StopDownstream(Benchmark):
             labels=tuple(data["labels"]),
             correct=tuple(data["correct"]),
             category=sample.groups["category"],
-            # BBQ: the unknown option and the question's polarity (absent for other tasks and
-            # in results written before they were recorded)
-            unknown=data.get("unknown"),
-            question=data.get("question"),
         )
         if item.task == "bbq":  # the reader needs the unknown option and the question
             item = protocol.with_bbq_declaration(item)
