@@ -29,6 +29,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "beads"
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 GOOD, NO_ACCESS = "hf_good_token_7f3a91", "hf_no_access_token_2b8c"
 LFS_FILE = "0-Full Annotations/Full.csv"
+ASPECTS = "3-Aspects/aspects.csv"
 
 
 @dataclass
@@ -46,10 +47,15 @@ def _git_blob_id(path: Path) -> str:
     return out.stdout.decode().strip()
 
 
-def _listing() -> dict[str, object]:
+def _listing(drop_aspects: bool = False, no_checksum: bool = False) -> dict[str, object]:
     siblings: list[dict[str, object]] = []
     for path in sorted(p for p in FIXTURES.rglob("*") if p.is_file()):
         name = path.relative_to(FIXTURES).as_posix()
+        if name == ASPECTS and drop_aspects:
+            continue
+        if name == ASPECTS and no_checksum:
+            siblings.append({"rfilename": name, "size": path.stat().st_size})
+            continue
         entry: dict[str, object] = {"rfilename": name, "size": path.stat().st_size}
         if name == LFS_FILE:
             sha = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -112,6 +118,18 @@ def hub() -> Iterator[Hub]:
             if auth != f"Bearer {GOOD}":
                 return self._send(401, b'{"error":"Invalid credentials in Authorization header"}')
             if self.path == "/api/datasets/shainar/BEAD/revision/main?blobs=true":
+                return self._send(200, listing, {"Content-Type": "application/json"})
+            if self.path == "/api/datasets/shainar/BEAD/revision/broken?blobs=true":
+                return self._send(503, b"{}")
+            if self.path == "/api/datasets/shainar/BEAD/revision/html?blobs=true":
+                return self._send(200, b"<html>maintenance</html>")
+            if self.path == "/api/datasets/shainar/BEAD/revision/partial?blobs=true":
+                return self._send(200, json.dumps(_listing(drop_aspects=True)).encode())
+            if self.path == "/api/datasets/shainar/BEAD/revision/nosum?blobs=true":
+                return self._send(200, json.dumps(_listing(no_checksum=True)).encode())
+            if self.path == "/api/datasets/shainar/BEAD/revision/nosha?blobs=true":
+                return self._send(200, b'{"siblings": []}')
+            if self.path == "/api/datasets/shainar/BEAD/revision/v%2F1?blobs=true":
                 return self._send(200, listing, {"Content-Type": "application/json"})
             prefix = f"/datasets/shainar/BEAD/resolve/{COMMIT}/"
             if self.path.startswith(prefix):
@@ -253,3 +271,77 @@ def test_stale_part_file_is_not_taken_as_the_complete_file(hub: Hub, tmp_path: P
     assert (folder / "aspects.csv").read_bytes() == full
     manifest = json.loads((tmp_path / MANIFEST).read_text())
     assert [f["path"] for f in manifest["files"]] == ["3-Aspects/aspects.csv"]
+
+
+def test_hub_errors_say_what_to_do(hub: Hub, tmp_path: Path) -> None:
+    # the whole message, as the module's docstring promises it (what failed, the code, the fix)
+    listing = f"listing shainar/BEAD@main: "
+    cases = [
+        (
+            "hf_wrong",
+            "main",
+            listing + "the hub rejected the token (401); check HF_TOKEN "
+            "(a read token from your hub account settings)",
+        ),
+        (
+            NO_ACCESS,
+            "main",
+            listing + "no access to the gated dataset shainar/BEAD (403); accept its "
+            "conditions on the dataset page with the account that owns the token, then retry",
+        ),
+        (
+            GOOD,
+            "v9",
+            "listing shainar/BEAD@v9: not found on the hub (404); check the repository and "
+            "revision",
+        ),
+        (GOOD, "broken", "listing shainar/BEAD@broken: hub answered HTTP 503 Service Unavailable"),
+        (GOOD, "html", "listing shainar/BEAD@html: the hub's answer is not JSON"),
+        (GOOD, "nosha", "listing shainar/BEAD: unexpected answer (no commit sha)"),
+    ]
+    for token, revision, message in cases:
+        with pytest.raises(DataError) as caught:
+            fetch_beads(tmp_path, token, endpoint=hub.url, revision=revision)
+        assert str(caught.value) == message
+    assert not any(p.is_file() for p in tmp_path.rglob("*"))
+
+
+def test_a_revision_with_a_slash_is_quoted_in_the_listing_url(hub: Hub, tmp_path: Path) -> None:
+    # "v/1" must reach the hub as one path segment, v%2F1 (the server answers only that)
+    result = fetch_beads(
+        tmp_path, GOOD, endpoint=hub.url + "/", revision="v/1", configs=["3-Aspects"]
+    )
+    assert result.commit == COMMIT and result.downloaded == ["3-Aspects/aspects.csv"]
+
+
+def test_a_listing_without_a_wanted_file_or_its_checksum_fetches_nothing(
+    hub: Hub, tmp_path: Path
+) -> None:
+    cases = [
+        ("partial", f"shainar/BEAD@{COMMIT[:12]} has no file {ASPECTS} (layout changed?)"),
+        ("nosum", f"shainar/BEAD: the hub gave no checksum for {ASPECTS}; not fetched"),
+    ]
+    for revision, message in cases:
+        with pytest.raises(DataError) as caught:
+            fetch_beads(tmp_path, GOOD, endpoint=hub.url, revision=revision, configs=["3-Aspects"])
+        assert str(caught.value) == message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_progress_and_manifest_name_each_file(hub: Hub, tmp_path: Path) -> None:
+    said: list[str] = []
+    dest = tmp_path / "new" / "beads"  # created with its parents
+    fetch_beads(dest, GOOD, endpoint=hub.url, configs=["3-Aspects"], progress=said.append)
+    assert said == [f"downloading {ASPECTS}"]
+    body = (FIXTURES / ASPECTS).read_bytes()
+    manifest = json.loads((dest / MANIFEST).read_text())
+    assert manifest == {
+        "repo": "shainar/BEAD",
+        "endpoint": hub.url,
+        "commit": COMMIT,
+        "files": [{"path": ASPECTS, "size": len(body), "sha256": hashlib.sha256(body).hexdigest()}],
+    }
+    said.clear()
+    again = fetch_beads(dest, GOOD, endpoint=hub.url, configs=["3-Aspects"], progress=said.append)
+    assert said == [] and again.cached == [ASPECTS]
+    assert json.loads((dest / MANIFEST).read_text()) == manifest
