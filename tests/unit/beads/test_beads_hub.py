@@ -275,7 +275,7 @@ def test_stale_part_file_is_not_taken_as_the_complete_file(hub: Hub, tmp_path: P
 
 def test_hub_errors_say_what_to_do(hub: Hub, tmp_path: Path) -> None:
     # the whole message, as the module's docstring promises it (what failed, the code, the fix)
-    listing = f"listing shainar/BEAD@main: "
+    listing = "listing shainar/BEAD@main: "
     cases = [
         (
             "hf_wrong",
