@@ -47,7 +47,9 @@ def _git_blob_id(path: Path) -> str:
     return out.stdout.decode().strip()
 
 
-def _listing(drop_aspects: bool = False, no_checksum: bool = False) -> dict[str, object]:
+def _listing(
+    drop_aspects: bool = False, no_checksum: bool = False, no_size: bool = False
+) -> dict[str, object]:
     siblings: list[dict[str, object]] = []
     for path in sorted(p for p in FIXTURES.rglob("*") if p.is_file()):
         name = path.relative_to(FIXTURES).as_posix()
@@ -63,6 +65,8 @@ def _listing(drop_aspects: bool = False, no_checksum: bool = False) -> dict[str,
             entry["blobId"] = "f" * 40  # the pointer's blob, not the content's
         else:
             entry["blobId"] = _git_blob_id(path)
+        if no_size:
+            del entry["size"]
         siblings.append(entry)
     return {"id": "shainar/BEAD", "sha": COMMIT, "gated": "manual", "siblings": siblings}
 
@@ -127,6 +131,8 @@ def hub() -> Iterator[Hub]:
                 return self._send(200, json.dumps(_listing(drop_aspects=True)).encode())
             if self.path == "/api/datasets/shainar/BEAD/revision/nosum?blobs=true":
                 return self._send(200, json.dumps(_listing(no_checksum=True)).encode())
+            if self.path == "/api/datasets/shainar/BEAD/revision/nosize?blobs=true":
+                return self._send(200, json.dumps(_listing(no_size=True)).encode())
             if self.path == "/api/datasets/shainar/BEAD/revision/nosha?blobs=true":
                 return self._send(200, b'{"siblings": []}')
             if self.path == "/api/datasets/shainar/BEAD/revision/v%2F1?blobs=true":
@@ -345,3 +351,11 @@ def test_progress_and_manifest_name_each_file(hub: Hub, tmp_path: Path) -> None:
     again = fetch_beads(dest, GOOD, endpoint=hub.url, configs=["3-Aspects"], progress=said.append)
     assert said == [] and again.cached == [ASPECTS]
     assert json.loads((dest / MANIFEST).read_text()) == manifest
+
+
+def test_a_listing_without_sizes_is_verified_by_checksum_alone(hub: Hub, tmp_path: Path) -> None:
+    # the size is optional in the hub's answer; the git blob id still verifies the file
+    result = fetch_beads(tmp_path, GOOD, endpoint=hub.url, revision="nosize", configs=["3-Aspects"])
+    assert result.downloaded == [ASPECTS]
+    again = fetch_beads(tmp_path, GOOD, endpoint=hub.url, revision="nosize", configs=["3-Aspects"])
+    assert again.cached == [ASPECTS]
