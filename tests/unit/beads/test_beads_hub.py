@@ -73,7 +73,8 @@ def _listing(
 
 def _serve(handler: type[BaseHTTPRequestHandler]) -> tuple[ThreadingHTTPServer, str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # a short poll interval: shutdown() waits for one poll (0.5 s by default)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
