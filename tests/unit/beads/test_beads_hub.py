@@ -40,6 +40,10 @@ class Hub:
     corrupt: set[str] = field(default_factory=set)
     #: files whose body is cut off after half its bytes (the connection then closes)
     truncate: set[str] = field(default_factory=set)
+    #: a folder whose file names are recorded each time a file is served (what a download
+    #: has written next to its target by then)
+    watch: Path | None = None
+    seen: list[list[str]] = field(default_factory=list)
 
 
 def _git_blob_id(path: Path) -> str:
@@ -96,6 +100,8 @@ def hub() -> Iterator[Hub]:
             self.wfile.write(body)
 
         def _file(self, name: str) -> None:
+            if state.watch is not None:
+                state.seen.append(sorted(p.name for p in state.watch.iterdir()))
             body = (FIXTURES / name).read_bytes()
             if name in state.corrupt:
                 body = body.replace(b"e", b"E", 1)
@@ -138,6 +144,15 @@ def hub() -> Iterator[Hub]:
                 return self._send(200, b'{"siblings": []}')
             if self.path == "/api/datasets/shainar/BEAD/revision/v%2F1?blobs=true":
                 return self._send(200, listing, {"Content-Type": "application/json"})
+            if self.path == "/api/datasets/shainar/BEAD/revision/ghost?blobs=true":
+                ghost = {"rfilename": "ghost.csv", "size": 1, "blobId": "0" * 40}
+                body = {"sha": COMMIT, "siblings": [ghost]}
+                return self._send(200, json.dumps(body).encode())
+            if self.path == "/api/datasets/shainar/BEAD/revision/moved?blobs=true":
+                # a same-host redirect: the token must still be sent
+                return self._send(
+                    302, b"", {"Location": "/api/datasets/shainar/BEAD/revision/main?blobs=true"}
+                )
             prefix = f"/datasets/shainar/BEAD/resolve/{COMMIT}/"
             if self.path.startswith(prefix):
                 name = urllib.parse.unquote(self.path[len(prefix) :])
@@ -360,3 +375,31 @@ def test_a_listing_without_sizes_is_verified_by_checksum_alone(hub: Hub, tmp_pat
     assert result.downloaded == [ASPECTS]
     again = fetch_beads(tmp_path, GOOD, endpoint=hub.url, revision="nosize", configs=["3-Aspects"])
     assert again.cached == [ASPECTS]
+
+
+def test_a_redirect_to_the_same_host_keeps_the_token(hub: Hub, tmp_path: Path) -> None:
+    result = fetch_beads(tmp_path, GOOD, endpoint=hub.url, revision="moved", configs=["3-Aspects"])
+    assert result.downloaded == [ASPECTS]
+    listing = [r for r in hub.requests if "/revision/" in r[1]]
+    assert [r[2] for r in listing] == [f"Bearer {GOOD}"] * 2
+
+
+def test_a_download_is_written_to_a_part_file_beside_its_target(hub: Hub, tmp_path: Path) -> None:
+    folder = tmp_path / "3-Aspects"
+    folder.mkdir()
+    hub.watch = folder
+    fetch_beads(tmp_path, GOOD, endpoint=hub.url, configs=["3-Aspects"])
+    # while the bytes arrive, the folder holds one temporary `.part` file and not the target
+    (during,) = hub.seen
+    assert len(during) == 1 and during[0].endswith(".part") and during[0] != "aspects.csv"
+    assert sorted(p.name for p in folder.iterdir()) == ["aspects.csv"]
+
+
+def test_a_failed_download_names_the_file(hub: Hub, tmp_path: Path) -> None:
+    with pytest.raises(DataError) as caught:
+        fetch_beads(tmp_path, GOOD, endpoint=hub.url, revision="ghost")
+    expected = (
+        "downloading ghost.csv: not found on the hub (404); check the repository and revision"
+    )
+    assert str(caught.value) == expected
+    assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
