@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.datasets.beads import BeadsData
+from biasaudit.datasets.beads import LAYOUT, BeadsData
 from biasaudit.datasets.beads_hub import MANIFEST, fetch_beads
 from biasaudit.errors import DataError
 
@@ -177,8 +177,12 @@ def _all_bytes(root: Path) -> bytes:
 
 def test_missing_token_makes_no_request(hub: Hub, tmp_path: Path) -> None:
     for token in (None, "", "   "):
-        with pytest.raises(DataError, match=r"set HF_TOKEN .*no request was made"):
+        with pytest.raises(DataError) as caught:
             fetch_beads(tmp_path, token, endpoint=hub.url)
+        assert str(caught.value) == (
+            "BEADs is gated on the hub (shainar/BEAD): set HF_TOKEN to a token of an account "
+            "that accepted the dataset's conditions (no request was made)"
+        )
     assert hub.requests == []
 
 
@@ -222,8 +226,12 @@ def test_fetch_verifies_caches_and_loads(hub: Hub, tmp_path: Path) -> None:
 def test_configs_select_files(hub: Hub, tmp_path: Path) -> None:
     result = fetch_beads(tmp_path, GOOD, endpoint=hub.url, configs=["3-Aspects"])
     assert result.downloaded == ["3-Aspects/aspects.csv"]
-    with pytest.raises(DataError, match="unknown BEADs config 'Aspects'"):
+    with pytest.raises(DataError) as caught:
         fetch_beads(tmp_path, GOOD, endpoint=hub.url, configs=["Aspects"])
+    message = str(caught.value)
+    assert message.startswith("unknown BEADs config 'Aspects'; known: ")
+    # every known config named once, comma-separated
+    assert message.split("known: ")[1].split(", ") == list(LAYOUT)
 
 
 def test_corrupt_download_is_not_saved(hub: Hub, tmp_path: Path) -> None:
@@ -248,8 +256,14 @@ def test_unreachable_endpoint(tmp_path: Path) -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
     port = server.server_address[1]
     server.server_close()
-    with pytest.raises(DataError, match="cannot reach"):
+    with pytest.raises(DataError) as caught:
         fetch_beads(tmp_path, GOOD, endpoint=f"http://127.0.0.1:{port}", timeout=5)
+    # the host without the API path, and the socket's own reason
+    expected = (
+        f"listing shainar/BEAD@main: cannot reach http://127.0.0.1:{port} "
+        "([Errno 111] Connection refused)"
+    )
+    assert str(caught.value) == expected
     shutil.rmtree(tmp_path, ignore_errors=True)
 
 
