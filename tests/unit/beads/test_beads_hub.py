@@ -348,6 +348,9 @@ def test_a_revision_with_a_slash_is_quoted_in_the_listing_url(hub: Hub, tmp_path
         tmp_path, GOOD, endpoint=hub.url + "/", revision="v/1", configs=["3-Aspects"]
     )
     assert result.commit == COMMIT and result.downloaded == ["3-Aspects/aspects.csv"]
+    # the endpoint is recorded without the trailing slash
+    assert result.manifest == tmp_path / MANIFEST
+    assert json.loads(result.manifest.read_text())["endpoint"] == hub.url
 
 
 def test_a_listing_without_a_wanted_file_or_its_checksum_fetches_nothing(
@@ -417,3 +420,17 @@ def test_a_failed_download_names_the_file(hub: Hub, tmp_path: Path) -> None:
     )
     assert str(caught.value) == expected
     assert [p for p in tmp_path.rglob("*") if p.is_file()] == []
+
+
+def test_a_hub_that_never_answers_is_given_up_after_the_timeout(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as silent:  # accepts the connection, never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        port = silent.getsockname()[1]
+        with pytest.raises(DataError) as caught:
+            fetch_beads(tmp_path, GOOD, endpoint=f"http://127.0.0.1:{port}", timeout=0.2)
+    assert str(caught.value) == (
+        f"listing shainar/BEAD@main: cannot reach http://127.0.0.1:{port} (timed out)"
+    )
