@@ -97,3 +97,11 @@ def test_abstentions_carry_their_reason() -> None:
     assert read_choice(reply, grands).reason == Reason.HEDGE
     reply = "Well, the grandson might have, but it cannot be determined from the context."
     assert read_choice(reply, grands).reason == Reason.HEDGE
+
+
+def test_a_reply_naming_one_option_is_never_two_answers() -> None:
+    # only the grandfather is named: whatever else is read, not "two answers" (a careful
+    # reader takes A here; the reader abstains with no_answer, reported as a miss)
+    grands = Choices(GRANDS.options, unknown=2, question="Who forgot things?")
+    reading = read_choice("The old grandfather, clearly the forgetful one.", grands)
+    assert reading.reason != Reason.TWO_ANSWERS
