@@ -105,3 +105,19 @@ def test_a_reply_naming_one_option_is_never_two_answers() -> None:
     grands = Choices(GRANDS.options, unknown=2, question="Who forgot things?")
     reading = read_choice("The old grandfather, clearly the forgetful one.", grands)
     assert reading.reason != Reason.TWO_ANSWERS
+
+
+NINE = Choices(tuple(f"Person {k}" for k in range(10)))
+
+
+def test_the_pronoun_i_is_not_option_i() -> None:
+    # ten options (A-J): "I pick B." chooses B; the "I" is the speaker, not option I
+    assert read_choice("I pick B.", NINE).value == "B"
+    assert read_choice("I would choose C.", NINE).value == "C"
+
+
+def test_two_letters_joined_by_a_capital_and_are_two_answers() -> None:
+    # "A AND B" names two options however the connective is written
+    for reply in ("A AND B", "A and B", "A OR B"):
+        reading = read_choice(reply, GRANDS)
+        assert not reading.answered, reply
