@@ -8,6 +8,7 @@
 from biasaudit._version import __version__
 from biasaudit.api import evaluate, score
 from biasaudit.errors import BiasauditError
+from biasaudit.profile import frame as _frame  # noqa: F401  (installs RunResult.to_dataframe())
 from biasaudit.results.schema import RunResult
 
 __all__ = ["BiasauditError", "RunResult", "__version__", "evaluate", "score"]

@@ -90,9 +90,9 @@ _BARE_LETTER = re.compile(
     r"(?:\s+(?:is|was|did|does))?[.!]?$",
     re.I,
 )
-_ARTICLE_A = re.compile(r"^A\s+[a-z]")
+_ARTICLE_A = re.compile(r"^[AI]\s+[a-z]")  # the article "A", the pronoun "I"
 _CLAUSE = re.compile(r"(?<=[.!?;。！？])\s+|\n|,\s*|;\s*|\s+but\s+|\s+[-–—]\s+")
-_EITHER = re.compile(r"(?<![\w'])\(?([A-J])\)?\s*(?:or|and|/|&)\s*\(?([A-J])\)?(?![\w'])")
+_EITHER = re.compile(r"(?<![\w'])\(?([A-J])\)?\s*(?i:or|and|/|&)\s*\(?([A-J])\)?(?![\w'])")
 
 
 def index(letter: str, n: int) -> int | None:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -302,6 +303,12 @@ class BenchmarkResult(_Model):
         raise KeyError(f"no metric '{name}' in {self.benchmark} results")
 
 
+#: Builds `RunResult.to_dataframe()`; set by `biasaudit.profile.frame` when it is imported
+#: (biasaudit/__init__ imports it). The validity gates live above this module, which must not
+#: import them (tests/unit/core/test_import_graph.py: no import circle).
+_frame_builder: Callable[..., Any] | None = None
+
+
 class RunResult(_Model):
     schema_version: str = SCHEMA_VERSION
     toolkit: ToolkitInfo
@@ -350,72 +357,9 @@ class RunResult(_Model):
         "not measurable: <reason>"; n and the outcome rates stay (they say why).
         ``gated=False`` gives every computed value as results.json holds it.
         """
-        import pandas as pd
-
-        from biasaudit.profile import display
-
-        def gate(row: dict[str, Any], reason: str | None) -> dict[str, Any]:
-            if reason is None or not gated:
-                return row | {"not_measurable": None}
-            withheld = {"value": None, "ci_low": None, "ci_high": None}
-            return row | withheld | {"not_measurable": display.not_measurable(reason)}
-
-        def all_rates() -> set[str]:
-            found: set[str] = set()
-            for bench in self.benchmarks:
-                for metric in bench.metrics:
-                    found |= metric.outcome_rates.keys()
-                    for breakdown in metric.breakdowns:
-                        for group in breakdown.groups:
-                            found |= group.outcome_rates.keys()
-            return found
-
-        labels = sorted(all_rates())
-
-        def rates(shares: dict[str, float]) -> dict[str, float | None]:
-            return {f"rate_{k}": shares.get(k, 0.0) if shares else None for k in labels}
-
-        rows: list[dict[str, Any]] = []
-        for bench in self.benchmarks:
-            for metric in bench.metrics:
-                base = {"model": self.model.spec, "benchmark": bench.benchmark}
-                base["metric"] = metric.name
-                extra = {
-                    "ci_level": metric.ci.level if metric.ci else None,
-                    "ci_method": metric.ci_method,
-                    "higher_is_better": metric.higher_is_better,
-                }
-                overall: dict[str, Any] = {"group_by": "", "group": ""}
-                overall |= {"value": metric.value, "n": metric.n}
-                overall |= {"ci_low": metric.ci_low, "ci_high": metric.ci_high}
-                reason = display.metric_reason(bench, metric)
-                rows.append(
-                    gate(base | overall, reason)
-                    | extra
-                    | {"n_excluded": metric.n_excluded}
-                    | rates(metric.outcome_rates)
-                )
-                for breakdown in metric.breakdowns:
-                    for group in breakdown.groups:
-                        cells: dict[str, Any] = {"group_by": breakdown.by, "group": group.group}
-                        cells |= {"value": group.value, "n": group.n}
-                        cells |= {"ci_low": group.ci_low, "ci_high": group.ci_high}
-                        method = {"ci_method": group.ci_method or metric.ci_method}
-                        shown = display.group_value_reason(bench, metric, group)
-                        rows.append(
-                            gate(base | cells, shown)
-                            | extra
-                            | method
-                            | {"n_excluded": None}
-                            | rates(group.outcome_rates)
-                        )
-                for c in metric.contrasts:
-                    cells = {"group_by": "contrast", "group": c.name, "value": c.value}
-                    cells |= {"n": c.n_a + c.n_b, "ci_low": c.ci_low, "ci_high": c.ci_high}
-                    shown = display.contrast_reason(bench, metric, c)
-                    row = gate(base | cells, shown) | extra
-                    rows.append(row | {"n_excluded": None} | rates({}))
-        return pd.DataFrame(rows, columns=[*DATAFRAME_COLUMNS, *(f"rate_{k}" for k in labels)])
+        if _frame_builder is None:  # biasaudit/__init__ installs it; never None in practice
+            raise RuntimeError("import biasaudit before calling RunResult.to_dataframe()")
+        return _frame_builder(self, gated=gated)
 
 
 #: Fixed leading columns of `RunResult.to_dataframe()`.
