@@ -50,9 +50,9 @@ STATED = re.compile(
 
 _CORRECTION = re.compile(
     r"(?:(?:\.\.\.|[.,;:!?—–-]|^)\s*|\s+(?=(?-i:[A-Z])))(?:but\s+)?"
-    r"(?:actually|wait|on second thought|correction|sorry,?\s+i\s+mean|i\s+mean|no\s+wait|"
-    r"scratch\s+that|en\s+realidad|perd[óo]n|"
-    r"en\s+fait|pardon|eigentlich|korrektur|其实|不对|更正)\b\s*[,:!—–-]*\s*",
+    r"(?:(?:actually|wait|on second thought|correction|sorry,?\s+i\s+meant?|i\s+meant?|"
+    r"no\s+wait|scratch\s+that|en\s+realidad|perd[óo]n|"
+    r"en\s+fait|pardon|eigentlich|korrektur|其实|不对|更正)\b\s*[,:!—–-]*\s*)+",
     re.IGNORECASE,
 )
 

@@ -121,3 +121,10 @@ def test_two_letters_joined_by_a_capital_and_are_two_answers() -> None:
     for reply in ("A AND B", "A and B", "A OR B"):
         reading = read_choice(reply, GRANDS)
         assert not reading.answered, reply
+
+
+def test_i_meant_after_another_marker_is_a_self_correction() -> None:
+    # "Wait, I meant B." corrects the opening A: the answer is B (was read as A)
+    assert read_choice("A. Wait, I meant B.", GRANDS).value == "B"
+    assert read_choice("B. Sorry, I meant A.", GRANDS).value == "A"
+    assert read_choice("A. I meant B", GRANDS).value == "B"
