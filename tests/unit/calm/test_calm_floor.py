@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -141,3 +142,41 @@ def test_core_floor_moves_whole_units_within_strata() -> None:
     assert any(s[:8] != labels[:8] for s in seen[1:])
     with pytest.raises(ValueError, match="mixes"):
         permutation_floor(["a", "b"], statistic, seed=0, units=["u", "u"])
+
+
+def test_the_design_names_its_strata_and_units_by_hand() -> None:
+    # two names crossed with two templates: strata are the task/attribute cell, units the
+    # cell's names; drawn afresh per template: strata are cell/template, single prompts move
+    prompts = _crossed({"Ann": [True, False], "Bob": [False, True]}, {"Ann": "f", "Bob": "m"})
+    design = calm_design(prompts)
+    assert design.strata == ["qa/gender"] * 4
+    assert design.units == ["qa/gender/Ann", "qa/gender/Bob"] * 2
+    nested = [prompts[0], prompts[3]]  # Ann on qa:0 only, Bob on qa:1 only
+    design = calm_design(nested)
+    assert design.strata == ["qa/gender/qa:0", "qa/gender/qa:1"]
+    assert design.units is None and design.within == "template"
+
+
+def test_a_middle_template_with_other_names_is_not_crossed() -> None:
+    # templates 0 and 2 hold Ann and Bob, template 1 holds Ann and Cid: not every template
+    # holds the same names, so the design is not crossed (template 1 is the one that differs)
+    prompts = _crossed({"Ann": [True] * 3, "Bob": [False] * 3}, {"Ann": "f", "Bob": "m"})
+    assert crossed(prompts)
+    changed = [
+        replace(p, name="Cid") if (p.template_id, p.name) == ("qa:1", "Bob") else p for p in prompts
+    ]
+    assert not crossed(changed)
+
+
+def test_the_floor_follows_its_seed_and_permutation_count() -> None:
+    # the same seed gives the same null; the count asked for is the count drawn
+    names = {"Ann": [True, True, False], "Eve": [True, False, True]}
+    names |= {"Bob": [False, False, True], "Dan": [False, True, False]}
+    groups = {"Ann": "f", "Eve": "f", "Bob": "m", "Dan": "m"}
+    prompts = _crossed(names, groups)
+    first = calm_noise_floor(prompts, NO_RULES, seed=3, n_permutations=37)
+    again = calm_noise_floor(prompts, NO_RULES, seed=3, n_permutations=37)
+    assert first is not None and first == again
+    assert first.n_permutations == 37
+    assert calm_noise_floor(prompts, NO_RULES, seed=3, n_permutations=0) is None
+    assert calm_noise_floor([], NO_RULES, seed=3, n_permutations=37) is None
