@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from biasaudit.errors import BiasauditError, DataError
+from biasaudit.errors import BiasauditError, DataError, RunError
 from biasaudit.metrics.classification import classification_report
 
 
@@ -184,7 +184,7 @@ def _train(
     )
     out.mkdir(parents=True, exist_ok=True)
     result = TrainResult(output_dir=str(out), labels=labels, best_epoch=0, stopped="max_epochs")
-    best_loss, waited, started = math.inf, 0, time.perf_counter()
+    best_loss, waited, done, started = math.inf, 0, 0, time.perf_counter()
     bar = tqdm(total=total, desc="beads train", unit="step", disable=progress is not None)
     for epoch in range(1, config.max_epochs + 1):
         epoch_start = time.perf_counter()
@@ -197,9 +197,10 @@ def _train(
             scheduler.step()
             optimizer.zero_grad()
             losses.append(float(loss.detach()))
+            done += 1
             bar.update(1)
-            if progress is not None:
-                progress(int(bar.n), total)
+            if progress is not None:  # the bar is disabled then, and counts nothing
+                progress(done, total)
         valid_loss, predicted = _evaluate(model, batches(valid, config.eval_batch_size, False))
         report = classification_report(
             [label for _, label in valid], [labels[i] for i in predicted], labels
@@ -237,6 +238,12 @@ def _train(
         **{k: v for k, v in asdict(result).items() if k != "output_dir"},
     }
     (out / "training.json").write_text(json.dumps(record, indent=1) + "\n")
+    if result.best_epoch == 0:  # no validation loss was a number (nan < x is never true)
+        raise RunError(
+            f"training diverged: the validation loss was not a number in all "
+            f"{len(result.history)} epochs, so no model was saved in {out} (training.json has "
+            "the history); try a lower learning rate"
+        )
     return result
 
 
