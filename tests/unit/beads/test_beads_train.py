@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.unit.beads.train_oracle import build_encoder
 
 from biasaudit.benchmarks.beads.train import TrainConfig, train_classifier
 from biasaudit.data import DataStore
@@ -16,31 +17,10 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "beads"
 LABELS = ("neutral", "biased")
 
 
-def _tiny_encoder(folder: Path) -> Path:
-    import torch
-    from transformers import AutoTokenizer, BertConfig, BertModel
-
-    from biasaudit.models.st import minilm_path
-
-    tokenizer = AutoTokenizer.from_pretrained(str(minilm_path()), local_files_only=True)
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        num_hidden_layers=1,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=128,
-    )
-    BertModel(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
-
-
 @pytest.fixture(scope="module")
 def encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("transformers")
-    return _tiny_encoder(tmp_path_factory.mktemp("encoder"))
+    return build_encoder(tmp_path_factory.mktemp("encoder"), dropout=0.1)
 
 
 def _rows(key: str) -> list[tuple[str, str]]:

@@ -12,10 +12,9 @@ import importlib.metadata
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from tests.unit.beads.train_oracle import LABELS, TRAIN, VALID, build_encoder
+from tests.unit.beads.train_oracle import LABELS, TRAIN, VALID, build_encoder, train
 
 from biasaudit.benchmarks.beads.train import TrainConfig, minilm_encoder, train_classifier
 from biasaudit.errors import BiasauditError, DataError
@@ -25,11 +24,6 @@ from biasaudit.errors import BiasauditError, DataError
 def encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("transformers")
     return build_encoder(tmp_path_factory.mktemp("encoder"))
-
-
-def _train(encoder: Path, out: Path, config: TrainConfig, **kwargs: Any) -> Any:
-    kwargs.setdefault("progress", lambda done, total: None)
-    return train_classifier(TRAIN, VALID, LABELS, out, config=config, encoder=encoder, **kwargs)
 
 
 def test_progress_callback_gets_every_step_and_no_bar_is_drawn(
@@ -45,7 +39,7 @@ def test_progress_callback_gets_every_step_and_no_bar_is_drawn(
         quiet.add((hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()))
 
     config = TrainConfig(learning_rate=1e-30, batch_size=4, max_epochs=5, patience=1)
-    _train(encoder, tmp_path, config, progress=progress)
+    train(encoder, tmp_path, config, progress=progress)
     # epochs 1-2 (the second is no better: patience 1), 3 steps each, of 5 x 3 = 15 planned
     assert calls == [(step, 15) for step in range(1, 7)]
     assert capsys.readouterr().err == ""
@@ -61,7 +55,7 @@ def test_transformers_logging_is_restored(encoder: Path, tmp_path: Path, bars: b
         hf_logging.set_verbosity(hf_logging.INFO)
         (hf_logging.enable_progress_bar if bars else hf_logging.disable_progress_bar)()
         config = TrainConfig(learning_rate=1e-30, batch_size=16, max_epochs=1)
-        _train(encoder, tmp_path, config)
+        train(encoder, tmp_path, config)
         assert hf_logging.get_verbosity() == hf_logging.INFO
         assert hf_logging.is_progress_bar_enabled() is bars
     finally:
@@ -75,11 +69,9 @@ def test_threads_setting(encoder: Path, tmp_path: Path) -> None:
     before = torch.get_num_threads()
     try:
         torch.set_num_threads(1)
-        _train(encoder, tmp_path / "a", TrainConfig(learning_rate=1e-30, max_epochs=1, threads=2))
+        train(encoder, tmp_path / "a", TrainConfig(learning_rate=1e-30, max_epochs=1, threads=2))
         assert torch.get_num_threads() == 2
-        _train(
-            encoder, tmp_path / "b", TrainConfig(learning_rate=1e-30, max_epochs=1, threads=None)
-        )
+        train(encoder, tmp_path / "b", TrainConfig(learning_rate=1e-30, max_epochs=1, threads=None))
         assert torch.get_num_threads() == 2  # None: left as it is
     finally:
         torch.set_num_threads(before)

@@ -34,6 +34,8 @@ from tests.unit.beads.train_oracle import (
     load,
     reference,
     score,
+    small_config,
+    train,
 )
 
 from biasaudit.benchmarks.beads.train import TrainConfig, train_classifier
@@ -44,11 +46,6 @@ from biasaudit.errors import RunError
 def encoder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("transformers")
     return build_encoder(tmp_path_factory.mktemp("encoder"))
-
-
-def _train(encoder: Path, out: Path, config: TrainConfig, **kwargs: Any) -> Any:
-    kwargs.setdefault("progress", lambda done, total: None)
-    return train_classifier(TRAIN, VALID, LABELS, out, config=config, encoder=encoder, **kwargs)
 
 
 def _check_history(result: Any, expected: list[tuple[float, ...]]) -> None:
@@ -66,22 +63,12 @@ def test_history_matches_a_naive_training_loop(
     encoder: Path, tmp_path: Path, warmup_ratio: float
 ) -> None:
     # 3 epochs x 3 steps = 9 steps; warm-up ratio 0.5 -> int(4.5) = 4 warm-up steps
-    config = TrainConfig(
-        learning_rate=1e-2,
-        batch_size=4,
-        eval_batch_size=2,
-        max_epochs=3,
-        patience=5,
-        weight_decay=0.1,
-        warmup_ratio=warmup_ratio,
-        max_length=8,
-        seed=3,
-    )
+    config = small_config(max_epochs=3, warmup_ratio=warmup_ratio)
     expected = reference(encoder, config, TRAIN, VALID, LABELS)
     # the premise: the three epochs differ, so a lost epoch, step or shuffle shows
     assert len({round(e[0], 4) for e in expected}) == 3
     out = tmp_path / "runs" / "first"  # parents created
-    result = _train(encoder, out, config)
+    result = train(encoder, out, config)
     _check_history(result, expected)
     assert result.stopped == "max_epochs"
     best = min(range(3), key=lambda i: expected[i][1]) + 1
@@ -100,19 +87,10 @@ def test_history_matches_a_naive_training_loop(
 
 
 def test_training_json_records_settings_data_and_history(encoder: Path, tmp_path: Path) -> None:
-    config = TrainConfig(
-        learning_rate=1e-2,
-        batch_size=4,
-        eval_batch_size=2,
-        max_epochs=2,
-        patience=5,
-        weight_decay=0.1,
-        max_length=8,
-        seed=3,
-    )
+    config = small_config()
     expected = reference(encoder, config, TRAIN, VALID, LABELS)
     before = time.perf_counter()
-    result = _train(encoder, tmp_path, config)  # an existing folder is written into
+    result = train(encoder, tmp_path, config)  # an existing folder is written into
     elapsed = time.perf_counter() - before
     text = (tmp_path / "training.json").read_text()
     assert text.endswith("}\n")
@@ -203,15 +181,7 @@ def test_constant_validation_loss_stops_after_patience_epochs(
 def test_progress_bar_shows_steps_and_the_last_epochs_scores(
     encoder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    config = TrainConfig(
-        learning_rate=1e-2,
-        batch_size=4,
-        eval_batch_size=2,
-        max_epochs=2,
-        patience=5,
-        max_length=8,
-        seed=3,
-    )
+    config = small_config()
     expected = reference(encoder, config, TRAIN, VALID, LABELS)
     train_classifier(TRAIN, VALID, LABELS, tmp_path, config=config, encoder=encoder)
     bar = capsys.readouterr().err.split("\r")[-1]
@@ -230,7 +200,7 @@ def test_diverged_training_saves_no_model_and_says_so(encoder: Path, tmp_path: P
         f"was saved in {tmp_path} (training.json has the history); try a lower learning rate"
     )
     with pytest.raises(RunError, match=f"^{re.escape(message)}$"):
-        _train(encoder, tmp_path, config)
+        train(encoder, tmp_path, config)
     record = json.loads((tmp_path / "training.json").read_text())
     assert [math.isnan(h["valid_loss"]) for h in record["history"]] == [True, True]
     assert record["best_epoch"] == 0

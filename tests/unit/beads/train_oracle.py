@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from biasaudit.benchmarks.beads.train import TrainConfig, minilm_encoder
+from biasaudit.benchmarks.beads.train import TrainConfig, minilm_encoder, train_classifier
 
 #: label order not alphabetical, on purpose (the saved id2label must keep it)
 LABELS = ("positive", "negative", "neutral")
@@ -35,8 +35,24 @@ VALID = [
 ]
 
 
-def build_encoder(folder: Path) -> Path:
-    """A 1-layer BERT encoder without dropout, random weights, the real MiniLM vocabulary."""
+def small_config(**changes: Any) -> TrainConfig:
+    """2 epochs of 3 steps (batches of 4: 4 + 4 + 2), evaluation batches of 2 (2 + 2 + 1),
+    texts cut at 8 tokens, a learning rate that moves the tiny model, no early stop."""
+    settings: dict[str, Any] = {
+        "learning_rate": 1e-2, "batch_size": 4, "eval_batch_size": 2, "max_epochs": 2,
+        "patience": 5, "weight_decay": 0.1, "max_length": 8, "seed": 3,
+    }  # fmt: skip
+    return TrainConfig(**{**settings, **changes})
+
+
+def train(encoder: Path, out: Path, config: TrainConfig, **kwargs: Any) -> Any:
+    """`train_classifier` on TRAIN / VALID / LABELS (a silent progress callback by default)."""
+    kwargs.setdefault("progress", lambda done, total: None)
+    return train_classifier(TRAIN, VALID, LABELS, out, config=config, encoder=encoder, **kwargs)
+
+
+def build_encoder(folder: Path, dropout: float = 0.0) -> Path:
+    """A 1-layer BERT encoder (hidden size 32), random weights, the real MiniLM vocabulary."""
     import torch
     from transformers import AutoTokenizer, BertConfig, BertModel
 
@@ -49,8 +65,8 @@ def build_encoder(folder: Path) -> Path:
         num_attention_heads=2,
         intermediate_size=64,
         max_position_embeddings=128,
-        hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
+        hidden_dropout_prob=dropout,
+        attention_probs_dropout_prob=dropout,
     )
     BertModel(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
