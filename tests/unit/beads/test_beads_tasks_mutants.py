@@ -23,22 +23,23 @@ VARIATION = "4-Bias-Quantification-Demographics/demographic_variation"
 TEMPLATE = "4-Bias-Quantification-Demographics/demographic_template"
 
 
-def _data(tmp_path: Path, key: str, csv: str) -> BeadsData:
+def _samples(tmp_path: Path, task: str, key: str, csv: str) -> list[Sample]:
+    """`tasks.load` of one split written as `csv`."""
     path = tmp_path / "split.csv"
     path.write_text(csv)
-    return BeadsData(tmp_path, files={key: str(path)})
+    return tasks.load(BeadsData(tmp_path, files={key: str(path)}), task, "", key)
 
 
 # --- load: the samples of each task --------------------------------------------------------
 
 
 def test_classify_samples_carry_gold_and_dimension_groups(tmp_path: Path) -> None:
-    data = _data(
+    samples = _samples(
         tmp_path,
+        "classify",
         BIAS,
         "text,label,dimension\nWomen are bad drivers.,biased,gender\nThe sky is blue.,neutral,\n",
     )
-    samples = tasks.load(data, "classify", "bias", BIAS)
     assert [s.id for s in samples] == [f"classify:{BIAS}:1", f"classify:{BIAS}:2"]
     assert [s.data for s in samples] == [
         {"text": "Women are bad drivers.", "gold": "biased"},
@@ -52,16 +53,17 @@ def test_classify_samples_carry_gold_and_dimension_groups(tmp_path: Path) -> Non
 
 
 def test_classify_split_without_a_dimension_column_says_n_a(tmp_path: Path) -> None:
-    data = _data(tmp_path, TOXIC, "text,label\nYou idiot.,toxic\n")
-    (sample,) = tasks.load(data, "classify", "toxicity", TOXIC)
+    (sample,) = _samples(tmp_path, "classify", TOXIC, "text,label\nYou idiot.,toxic\n")
     assert sample.groups == {"gold": "toxic", "dimension": "n/a"}
 
 
 def test_spans_samples_keep_phrases_gold_tags_and_problems(tmp_path: Path) -> None:
-    data = _data(
-        tmp_path, TOKENS, "text,biased_words\nOld people are slow.,\"['old people', 'young']\"\n"
+    (sample,) = _samples(
+        tmp_path,
+        "spans",
+        TOKENS,
+        "text,biased_words\nOld people are slow.,\"['old people', 'young']\"\n",
     )
-    (sample,) = tasks.load(data, "spans", "", TOKENS)
     # tokens: Old people are slow . ; "young" is not in the text
     assert sample.data == {
         "text": "Old people are slow.",
@@ -73,12 +75,12 @@ def test_spans_samples_keep_phrases_gold_tags_and_problems(tmp_path: Path) -> No
 
 
 def test_variation_samples_carry_group_dimension_and_base_id(tmp_path: Path) -> None:
-    data = _data(
+    samples = _samples(
         tmp_path,
+        "variation",
         VARIATION,
         "sentence_id,text,group,dimension\n7,Men cook.,men,gender\n7,Women cook.,women,\n",
     )
-    samples = tasks.load(data, "variation", "", VARIATION)
     assert [s.data for s in samples] == [{"text": "Men cook."}, {"text": "Women cook."}]
     assert [s.groups for s in samples] == [
         {"group": "men", "dimension": "gender", "base_id": "7"},
@@ -87,14 +89,14 @@ def test_variation_samples_carry_group_dimension_and_base_id(tmp_path: Path) -> 
 
 
 def test_fill_template_without_identity_is_unmapped(tmp_path: Path) -> None:
-    data = _data(
+    samples = _samples(
         tmp_path,
+        "fill",
         TEMPLATE,
         "text,label,identity\n"
         "The {identity mention} is a manager.,biased,women\n"
         "The [GENDER] cooks.,neutral,\n",
     )
-    samples = tasks.load(data, "fill", "", TEMPLATE)
     assert [s.data for s in samples] == [
         {"template": "The [demographic_placeholder] is a manager.", "gold": "biased"},
         {"template": "The [demographic_placeholder] cooks.", "gold": "neutral"},
