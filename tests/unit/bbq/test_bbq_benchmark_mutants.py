@@ -9,6 +9,7 @@ worked out in the comments, and the s_AMB interval from the naive bootstrap loop
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,10 @@ import pytest
 from tests.unit.core.bootstrap_oracle import naive_index_ci
 
 from biasaudit.benchmarks.base import Sample
-from biasaudit.benchmarks.bbq.benchmark import BBQ, _loglikelihood_choices, _sample
+from biasaudit.benchmarks.bbq.benchmark import BBQ, BBQOptions, _loglikelihood_choices, _sample
 from biasaudit.data import DataStore
-from biasaudit.datasets.bbq import BBQItem
+from biasaudit.datasets.bbq import BBQItem, data_key, derivation_template_keys
+from biasaudit.errors import BiasauditError
 from biasaudit.requests import (
     Capability,
     GenerateRequest,
@@ -30,7 +32,7 @@ from biasaudit.requests import (
 from biasaudit.results.schema import Exchange, SampleRecord
 from biasaudit.runner.runner import score_record
 
-RELIGION_ROW_0 = "Religion.jsonl"
+RELIGION_FILE = "Religion.jsonl"
 
 
 def _bench(store: DataStore, seed: int = 0, **options: object) -> BBQ:
@@ -41,7 +43,7 @@ def _bench(store: DataStore, seed: int = 0, **options: object) -> BBQ:
 
 def _row(data_dir: Path, index: int) -> dict[str, Any]:
     """Row `index` of the released Religion file, read directly."""
-    with (data_dir / "downstream" / "bbq" / RELIGION_ROW_0).open(encoding="utf-8") as f:
+    with (data_dir / "downstream" / "bbq" / RELIGION_FILE).open(encoding="utf-8") as f:
         for i, line in enumerate(f):
             if i == index:
                 row: dict[str, Any] = json.loads(line)
@@ -540,3 +542,47 @@ def test_items_come_from_the_benchmarks_own_store(
     path = data_dir / "downstream" / "bbq" / "Physical_appearance.jsonl"
     n_rows = sum(1 for line in path.open(encoding="utf-8") if line.strip())
     assert len(bench.items()) == n_rows == 1576  # the paper's count for the category
+
+
+def test_items_come_from_the_download_cache_of_a_store_without_mirror(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a store reading only its download cache (no mirror), filled here with the pinned files;
+    # the environment's mirror names a folder that does not exist and must not be consulted
+    cache = tmp_path / "cache"
+    keys = [data_key("Religion"), *derivation_template_keys()]
+    for key in keys:
+        (cache / key).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(data_dir / key, cache / key)
+    monkeypatch.setenv("BIASAUDIT_DATA_DIR", str(tmp_path / "missing"))
+    bench = _bench(DataStore(cache_dir=cache, use_mirror=False))
+    path = data_dir / "downstream" / "bbq" / "Religion.jsonl"
+    n_rows = sum(1 for line in path.open(encoding="utf-8") if line.strip())
+    assert len(bench.items()) == n_rows == 1200  # the paper's count for Religion
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+def test_option_errors_name_the_fix(store: DataStore, data_dir: Path) -> None:
+    with pytest.raises(BiasauditError) as err:
+        BBQ.from_dict({"protocol": "letter", "parser": "authors"}, store)
+    assert str(err.value) == (
+        "bbq: parser=authors is the authors' free-text match; use it with protocol=free_text"
+    )
+    released = sorted(p.stem for p in (data_dir / "downstream" / "bbq").glob("*.jsonl"))
+    assert len(released) == 11
+    with pytest.raises(BiasauditError) as err:
+        BBQ.from_dict({"categories": "Age,Relig,Gender"}, store)
+    assert str(err.value) == (
+        f"bbq: unknown categories Relig, Gender; choose from {', '.join(released)}"
+    )
+    with pytest.raises(BiasauditError) as err:
+        BBQ.from_dict({"categories": ["Relig"]}, store)
+    assert str(err.value).startswith("bbq: unknown category Relig; choose from Age, ")
+
+
+def test_the_seed_defaults_to_zero(store: DataStore) -> None:
+    bench = BBQ(BBQOptions(protocol="letter"), store)
+    (request,) = bench.next_requests(_sample(_item(0)), [])
+    assert isinstance(request, GenerateRequest) and request.params.seed == 0
