@@ -583,6 +583,6 @@ def test_option_errors_name_the_fix(store: DataStore, data_dir: Path) -> None:
 
 
 def test_the_seed_defaults_to_zero(store: DataStore) -> None:
-    bench = BBQ(BBQOptions(protocol="letter"), store)
+    bench = BBQ(BBQOptions.model_validate({"protocol": "letter"}), store)
     (request,) = bench.next_requests(_sample(_item(0)), [])
     assert isinstance(request, GenerateRequest) and request.params.seed == 0
