@@ -317,11 +317,12 @@ def test_authors_exact_option_reaches_the_slice_table(store: DataStore) -> None:
 
 def test_s_amb_interval_is_the_bootstrap_under_the_run_seed(store: DataStore) -> None:
     bench = _bench(store, protocol="letter")
-    # six ambiguous rows in three templates (target: option 2, unknown: option 1)
-    design = [("1", "B"), ("1", "C"), ("2", "C"), ("2", "A"), ("3", "C"), ("3", "B")]
+    # twenty ambiguous rows, each its own template (target: option 2, unknown: option 1)
+    replies = "BCCACBCCABCAACBCCBAC"
+    design = [(str(q), reply) for q, reply in enumerate(replies, start=1)]
     items = [_item(i, question_index=q) for i, (q, _) in enumerate(design)]
     records = [_letter_record(bench, it, r) for it, (_, r) in zip(items, design, strict=True)]
-    chosen = ["ABC".index(reply) for _, reply in design]
+    chosen = ["ABC".index(reply) for reply in replies]
 
     def naive_s_amb(idx: list[int]) -> float | None:
         picked = [chosen[i] for i in idx]
@@ -332,12 +333,17 @@ def test_s_amb_interval_is_the_bootstrap_under_the_run_seed(store: DataStore) ->
         s_dis = 2 * sum(c == 2 for c in answered) / len(answered) - 1
         return (1 - accuracy) * s_dis
 
-    # by hand: right 2 / 6; answered 4, biased 3 -> s_DIS 0.5; s_AMB = 4/6 * 0.5 = 1/3
-    s_amb = next(m for m in bench.extra_metrics(records, 11) if m.name == "bias_score_ambig")
-    assert s_amb.value == pytest.approx(1 / 3)
-    low, high = naive_index_ci(6, naive_s_amb, 11, clusters=[q for q, _ in design])
-    assert low is not None and high is not None and low < high
-    assert (s_amb.ci_low, s_amb.ci_high) == (pytest.approx(low), pytest.approx(high))
+    clusters = [q for q, _ in design]
+    naive = {seed: naive_index_ci(20, naive_s_amb, seed, clusters=clusters) for seed in range(4)}
+    # the interval depends on the seed (else this test could not tell the seed is passed on)
+    assert len(set(naive.values())) > 1
+    for seed, (low, high) in naive.items():
+        # by hand: right (B) 5 / 20; answered 15, biased (C) 10 -> s_DIS = 2 * 10/15 - 1 = 1/3;
+        # s_AMB = (1 - 5/20) * 1/3 = 0.25
+        s_amb = next(m for m in bench.extra_metrics(records, seed) if m.name == "bias_score_ambig")
+        assert s_amb.value == pytest.approx(0.25)
+        assert low is not None and high is not None and low < high
+        assert (s_amb.ci_low, s_amb.ci_high) == (pytest.approx(low), pytest.approx(high))
 
 
 # --- generation requests ----------------------------------------------------------------------
