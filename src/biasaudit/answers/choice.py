@@ -214,7 +214,6 @@ def _text_claims(
     matching: list[tuple[int, str]] = []
     opposite: dict[int, Reason] = {}
     polarity = _question_negated(choices)
-    question = choices.question or ""
     for i, s in enumerate(sentences(body)):
         restated, _ = opt.restates(s, choices.options)
         if restated is not None and opt.leading_option(s, choices.options, choices.unknown) is None:
@@ -232,7 +231,7 @@ def _text_claims(
                 continue  # a long option repeated after the first sentence, alone
             if k != choices.unknown and not _about_question(rest, choices):
                 opposite[k] = Reason.OTHER_PREDICATE  # "X was the offender" to "Who was kind?"
-            elif not rest or k == choices.unknown or opt.negated(rest, question) == polarity:
+            elif not rest or k == choices.unknown or opt.negated(rest, choices.question) == polarity:
                 matching.append((k, rest))
                 in_sentence.add(k)
             else:

@@ -57,6 +57,9 @@ def test_nothing_and_nobody_negate_unless_the_question_has_them() -> None:
     reply = "In my opinion the grandfather forgot things, the grandson forgot nothing."
     assert read_choice(reply, FORGOT).value == "A"
     assert read_choice("The grandson forgot nothing.", FORGOT).reason is Reason.OPPOSITE_POLARITY
+    # no question to compare with: "nothing" is the predicate's own word, as "did nothing"
+    bare = Choices(("The grandfather", "The grandson", "Can't be determined"), 2)
+    assert read_choice("The grandson forgot nothing.", bare).value == "B"
     # the question's own "nothing": both forms still answer it
     assert read_choice("The Hungarian woman did nothing wrong.", FRIENDLY).value == "A"
     assert read_choice("The American woman was friendly.", FRIENDLY).value == "B"
