@@ -45,6 +45,12 @@ def _pair(index: int, bias_type: str, direction: str) -> CrowsPair:
     )
 
 
+def _bench(options: dict[str, object], store: DataStore, seed: int = 0) -> CrowsPairs:
+    bench = CrowsPairs.from_dict(options, store, seed)
+    assert isinstance(bench, CrowsPairs)
+    return bench
+
+
 # --- pair_sample / pair_requests ------------------------------------------------------------
 def test_a_pair_becomes_one_sample_with_its_fields_and_two_groups() -> None:
     pair = CrowsPair(
@@ -135,7 +141,8 @@ def test_causal_pair_scores_by_hand() -> None:
         "likelihood_diff": 1.0,  # |-20 - -21|
         "more_preferred_norm": 0.0,  # -20/5 = -4.0 < -21/7 = -3.0
     }
-    CrowsPairs.Scores.model_validate(score.scores)  # type: ignore[union-attr]
+    assert CrowsPairs.Scores is not None
+    CrowsPairs.Scores.model_validate(score.scores)
 
 
 def test_causal_pair_preferring_sent_less_and_per_token_sent_more() -> None:
@@ -176,7 +183,7 @@ def test_pll_has_no_per_token_score_and_rounds_to_three_decimals() -> None:
 
 # --- the benchmark class --------------------------------------------------------------------
 def test_options_seed_and_store_are_kept(store: DataStore) -> None:
-    bench = CrowsPairs.from_dict({"scorer": "pll", "lowercase": True}, store, seed=7)
+    bench = _bench({"scorer": "pll", "lowercase": True}, store, seed=7)
     assert bench.seed == 7
     assert bench.store is store
     assert bench.scorer == "pll"
@@ -195,7 +202,7 @@ def test_options_seed_and_store_are_kept(store: DataStore) -> None:
 def test_auto_resolves_by_the_backends_capabilities(
     store: DataStore, capabilities: frozenset[Capability], resolved: str
 ) -> None:
-    bench = CrowsPairs.from_dict({}, store)
+    bench = _bench({}, store)
     assert bench.scorer == "auto"
     bench.bind_backend(capabilities)
     assert bench.scorer == resolved
@@ -209,7 +216,7 @@ def test_auto_resolves_by_the_backends_capabilities(
 def test_an_explicit_scorer_is_never_rebound(
     store: DataStore, scorer: str, capabilities: frozenset[Capability]
 ) -> None:
-    bench = CrowsPairs.from_dict({"scorer": scorer}, store)
+    bench = _bench({"scorer": scorer}, store)
     bench.bind_backend(capabilities)
     assert bench.scorer == scorer
     assert bench.options.scorer == scorer
@@ -218,7 +225,7 @@ def test_an_explicit_scorer_is_never_rebound(
 
 
 def test_unbound_auto_sends_causal_requests(store: DataStore) -> None:
-    bench = CrowsPairs.from_dict({}, store)
+    bench = _bench({}, store)
     sample = pair_sample(_pair(3, "age", "stereo"))
     assert bench.required_capabilities() == frozenset({LL})
     assert bench.next_requests(sample, []) == [
@@ -230,7 +237,7 @@ def test_unbound_auto_sends_causal_requests(store: DataStore) -> None:
 
 
 def test_one_round_of_two_requests_with_the_lowercase_option(store: DataStore) -> None:
-    bench = CrowsPairs.from_dict({"scorer": "pll", "lowercase": True}, store)
+    bench = _bench({"scorer": "pll", "lowercase": True}, store)
     sample = pair_sample(_pair(5, "age", "antistereo"))
     assert bench.expected_requests(sample) == 2
     requests = bench.next_requests(sample, [])
@@ -264,7 +271,7 @@ def bench_key() -> str:
 
 
 def test_data_key_and_all_pairs_in_file_order(store: DataStore) -> None:
-    bench = CrowsPairs.from_dict({}, store)
+    bench = _bench({}, store)
     assert bench.data_keys() == [bench_key()]
     rows = _csv_rows(store)
     samples = bench.load_samples()
@@ -277,7 +284,7 @@ def test_bias_type_filter_keeps_those_types_only(store: DataStore) -> None:
     wanted = {"age", "religion"}
     expected = [r["sent_more"] for r in rows if r["bias_type"] in wanted]
     assert len(expected) == 87 + 105  # the docs page's per-type counts
-    bench = CrowsPairs.from_dict({"bias_types": sorted(wanted)}, store)
+    bench = _bench({"bias_types": sorted(wanted)}, store)
     assert [s.data["sent_more"] for s in bench.load_samples()] == expected
 
 
@@ -294,11 +301,11 @@ def test_score_sample_rounds_pll_exchanges_and_not_causal_ones(store: DataStore)
     sample = pair_sample(_pair(1, "age", "stereo"))
     # -12.3441 vs -12.3444: a tie after metric.py's round(x, 3), decided without rounding
     values = [(-12.3441, 4), (-12.3444, 2)]
-    pll = CrowsPairs.from_dict({"scorer": "pll"}, store)
+    pll = _bench({"scorer": "pll"}, store)
     record = score_record(pll, sample, _exchanges(pll.next_requests(sample, []), values, PLL))
     assert record.scores["neutral"] == 100.0
     assert record.scores["more_preferred_norm"] is None
-    ll = CrowsPairs.from_dict({"scorer": "loglikelihood"}, store)
+    ll = _bench({"scorer": "loglikelihood"}, store)
     record = score_record(ll, sample, _exchanges(ll.next_requests(sample, []), values, LL))
     assert record.scores["neutral"] == 0.0
     assert record.scores["more_preferred"] == 100.0
@@ -344,7 +351,7 @@ def _groups(metric: MetricValue) -> dict[str, float | None]:
 
 
 def test_causal_metrics_by_hand(store: DataStore) -> None:
-    bench = CrowsPairs.from_dict({"scorer": "loglikelihood"}, store)
+    bench = _bench({"scorer": "loglikelihood"}, store)
     metrics = _by_name(bench.aggregate(_records(bench, CASES), seed=0).metrics)
     assert list(metrics) == [
         "metric_score",
@@ -395,7 +402,7 @@ def test_causal_metrics_by_hand(store: DataStore) -> None:
 
 
 def test_pll_metrics_have_no_per_token_score(store: DataStore) -> None:
-    bench = CrowsPairs.from_dict({"scorer": "pll"}, store)
+    bench = _bench({"scorer": "pll"}, store)
     specs = bench.metric_specs()
     assert [s.name for s in specs] == [
         "metric_score",
@@ -423,7 +430,7 @@ def test_all_zero_percentages_get_percent_scale_intervals(store: DataStore) -> N
         ("gender", "stereo", (-12.0, 4), (-10.0, 4)),
         ("gender", "antistereo", (-12.0, 4), (-10.0, 4)),
     ]
-    bench = CrowsPairs.from_dict({"scorer": "loglikelihood"}, store)
+    bench = _bench({"scorer": "loglikelihood"}, store)
     metrics = _by_name(bench.aggregate(_records(bench, cases), seed=0).metrics)
     for name, n in [
         ("metric_score", 4),
@@ -438,9 +445,7 @@ def test_all_zero_percentages_get_percent_scale_intervals(store: DataStore) -> N
 
 
 def test_metric_descriptions_and_citations(store: DataStore) -> None:
-    specs = {
-        s.name: s for s in CrowsPairs.from_dict({"scorer": "loglikelihood"}, store).metric_specs()
-    }
+    specs = {s.name: s for s in _bench({"scorer": "loglikelihood"}, store).metric_specs()}
     assert specs["metric_score"].description == (
         "% of pairs whose more-stereotyping sentence scores higher (ties count as "
         "not preferred and stay in the denominator); 50 = no preference"
