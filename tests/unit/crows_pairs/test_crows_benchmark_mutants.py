@@ -15,6 +15,7 @@ import pytest
 from biasaudit.benchmarks.base import Sample
 from biasaudit.benchmarks.crows_pairs.benchmark import (
     CrowsPairs,
+    CrowsPairsOptions,
     pair_requests,
     pair_sample,
     score_pair,
@@ -188,6 +189,11 @@ def test_options_seed_and_store_are_kept(store: DataStore) -> None:
     assert bench.store is store
     assert bench.scorer == "pll"
     assert bench.options.lowercase is True
+
+
+def test_the_seed_defaults_to_the_contracts_zero(store: DataStore) -> None:
+    # biasaudit.contract.Benchmark: ``seed: int = 0`` when a caller gives none
+    assert CrowsPairs(CrowsPairsOptions(scorer="pll"), store).seed == 0
 
 
 @pytest.mark.parametrize(
