@@ -174,6 +174,22 @@ def test_no_per_token_score_without_both_token_counts(
     assert score.scores["more_preferred_norm"] is None
 
 
+def test_per_token_scores_are_compared_unrounded() -> None:
+    # lm-eval compares exactly: -10.0001 > -10.0004 per token (one token each), although
+    # metric.py's round(x, 3) would call them a tie
+    score = score_pair("loglikelihood", [_ok(-10.0001, 1), _ok(-10.0004, 1)])
+    assert score.scores["more_preferred_norm"] == 100.0
+
+
+@pytest.mark.parametrize("failed_first", [True, False])
+def test_a_failed_response_is_not_scored_even_with_a_log_probability(failed_first: bool) -> None:
+    # a response that carries an error is not trusted, whatever else it holds
+    failed = Response(kind=LL, logprob=-1.0, n_tokens=4, error="backend crashed")
+    pair = [failed, _ok(-3.0)] if failed_first else [_ok(-3.0), failed]
+    score = score_pair("loglikelihood", pair)
+    assert (score.excluded, score.exclusion_reason) == (True, "backend crashed")
+
+
 def test_pll_has_no_per_token_score_and_rounds_to_three_decimals() -> None:
     # -1.0004 and -1.0001 both round to -1.0 (metric.py): a tie, though less is higher
     score = score_pair("pll", [_ok(-1.0004, 4, PLL), _ok(-1.0001, 4, PLL)])
