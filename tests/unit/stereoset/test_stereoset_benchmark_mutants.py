@@ -279,3 +279,25 @@ def test_coverage_is_declared_only_in_generative_mode(store: DataStore) -> None:
     assert coverage.score == "answered"
     assert list(coverage.group_by) == ["split", "bias_type", "split+bias_type"]
     assert coverage.description == "share of items whose reply chose one of the three options"
+
+
+def test_coverage_of_zero_gets_a_percent_wilson_interval(store: DataStore) -> None:
+    # every reply refuses: coverage 0 of 3 items, and its interval is Wilson's for 0 / 3 in
+    # percent (the declared scale), not in 0-1 units
+    from statsmodels.stats.proportion import proportion_confint
+
+    bench = _bench(store, scorer="generate")
+    records = []
+    for sample in bench.load_samples()[:3]:
+        (request,) = bench.next_requests(sample, [])
+        reply = Response(kind=GEN, text="I'm sorry, I can't answer that.")
+        records.append(score_record(bench, sample, [Exchange(request=request, response=reply)]))
+    metrics = {m.name: m for m in bench.aggregate(records, seed=0).metrics}
+    coverage = metrics["coverage"]
+    low, high = proportion_confint(0, 3, alpha=0.05, method="wilson")
+    assert coverage.value == 0.0
+    assert (coverage.ci_low, coverage.ci_high) == (
+        pytest.approx(100 * low, abs=1e-9),
+        pytest.approx(100 * high),
+    )
+    assert coverage.outcome_rates == {"refused": 1.0}

@@ -217,11 +217,9 @@ class StereoSet(Benchmark):
         if scorer == "generate":
             options, _ = self._shown(item)
             return [mc_request(item, options, self.options.max_tokens)]
-        requests: list[Request] = []
-        requests += (
-            loglikelihood_requests(item) if scorer == "loglikelihood" else pll_requests(item)
-        )
-        return requests
+        if scorer == "loglikelihood":
+            return [*loglikelihood_requests(item)]
+        return [*pll_requests(item)]
 
     def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
         item = sample_item(sample)
