@@ -103,13 +103,14 @@ def _item_scores(record: SampleRecord) -> ss_metrics.ItemScores | None:
     scores = record.scores
     if record.excluded or scores.get("stereotype") is None:
         return None
-    related = scores.get("related")
+    # every scored item records `related` with its option scores (scoring.py, both modes):
+    # 100 x comparisons won / 2
     return ss_metrics.ItemScores(
         record.data["target"],
         scores["stereotype"],
         scores["anti_stereotype"],
         scores["unrelated"],
-        related=None if related is None else related / 50.0,  # 100 x comparisons won / 2
+        related=scores["related"] / 50.0,
     )
 
 
