@@ -15,7 +15,12 @@ from pathlib import Path
 import pytest
 
 from biasaudit.benchmarks.base import Sample
-from biasaudit.benchmarks.stereoset.benchmark import StereoSet, item_sample, sample_item
+from biasaudit.benchmarks.stereoset.benchmark import (
+    StereoSet,
+    StereoSetOptions,
+    item_sample,
+    sample_item,
+)
 from biasaudit.data import DataStore
 from biasaudit.datasets.stereoset import load_stereoset
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
@@ -42,10 +47,10 @@ def _bench(store: DataStore, seed: int = 0, **options: object) -> StereoSet:
     return bench
 
 
-def _first_lines(data_dir: Path) -> list[dict[str, str]]:
-    """The first two items of the data file, read directly (no reader)."""
+def _first_lines(data_dir: Path, n: int = 2) -> list[dict[str, str]]:
+    """The first `n` items of the data file, read directly (no reader)."""
     with (data_dir / "downstream/stereoset/test.jsonl").open(encoding="utf-8") as handle:
-        return [json.loads(next(handle)) for _ in range(2)]
+        return [json.loads(next(handle)) for _ in range(n)]
 
 
 def _sample(bench: StereoSet, sample_id: str) -> Sample:
@@ -166,6 +171,26 @@ def test_generate_shows_options_in_the_runs_seeded_order_and_reads_back_through_
     scores = bench.score_sample(sample, [Exchange(request=request, response=reply)]).scores
     # shown A is the stereotype under seed 4: pro 100, related 100 (a related option chosen)
     assert (scores["choice"], scores["pro"], scores["related"]) == ("stereotype", 100.0, 100.0)
+
+
+def test_a_benchmark_built_without_a_seed_uses_the_contracts_default_seed_zero(
+    store: DataStore, data_dir: Path
+) -> None:
+    line = _first_lines(data_dir, 3)[2]  # intersentence-3
+    # seed 0 shows (unrelated, stereotype, anti-stereotype); seed 1 would keep the file order
+    assert option_order("intersentence-3", 3, 0) == [2, 0, 1]
+    assert option_order("intersentence-3", 3, 1) == [0, 1, 2]
+    bench = StereoSet(StereoSetOptions(scorer="generate"), store)
+    sample = _sample(bench, "intersentence-3")
+    (request,) = bench.next_requests(sample, [])
+    assert isinstance(request, GenerateRequest) and request.messages is not None
+    assert (
+        f"A. {line['unrelated']}\nB. {line['stereotype']}\nC. {line['anti-stereotype']}\n"
+        in request.messages[0].content
+    )
+    reply = Response(kind=GEN, text="B")
+    scores = bench.score_sample(sample, [Exchange(request=request, response=reply)]).scores
+    assert scores["choice"] == "stereotype"
 
 
 # --- option score: sum -------------------------------------------------------------------------
