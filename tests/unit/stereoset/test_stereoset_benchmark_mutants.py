@@ -296,6 +296,51 @@ def test_extra_metrics_describe_themselves_and_count_the_excluded_items(
     assert by_split == {sp: pytest.approx(_macro_ss(rs)) for sp, rs in of_split.items()}
 
 
+def _naive(rows: list[tuple[str, tuple[float, float, float] | None]]) -> dict[str, float]:
+    """Naive macro ss / lms (means over terms) and micro iCAT (pooled counts), by the formulas
+    of docs/benchmarks/stereoset.md; rows with None (failed items) are left out."""
+    pro: dict[str, list[float]] = {}
+    related: dict[str, list[float]] = {}
+    for term, triple in rows:
+        if triple is not None:
+            s, a, u = triple
+            pro.setdefault(term, []).append(100.0 if s > a else 0.0)
+            related.setdefault(term, []).append(100.0 * ((s > u) + (a > u)) / 2)
+    pooled_ss = sum(sum(v) for v in pro.values()) / sum(len(v) for v in pro.values())
+    pooled_lms = sum(sum(v) for v in related.values()) / sum(len(v) for v in related.values())
+    return {
+        "ss": sum(sum(v) / len(v) for v in pro.values()) / len(pro),
+        "lms": sum(sum(v) / len(v) for v in related.values()) / len(related),
+        "icat_micro": pooled_lms * min(pooled_ss, 100 - pooled_ss) / 50,
+    }
+
+
+def test_extra_metric_intervals_resample_items_with_the_runs_seed(store: DataStore) -> None:
+    bench = _bench(store, scorer="loglikelihood")
+    samples = bench.load_samples()[:60]
+    # varied one-token log-likelihoods; every 9th item failed
+    triples: list[tuple[float, float, float] | None] = [
+        None if k % 9 == 4 else (-float(k % 5), -float(k % 3) - 0.5, -float(k % 7) + 1.0)
+        for k in range(60)
+    ]
+    records = _records(bench, samples, triples)
+    rows = list(zip([s.data["target"] for s in samples], triples, strict=True))
+    intervals = {}
+    for seed in (7, 8):
+        metrics = {m.name: m for m in bench.aggregate(records, seed=seed).metrics}
+        intervals[seed] = {n: (metrics[n].ci_low, metrics[n].ci_high) for n in _naive(rows)}
+        for name, value in _naive(rows).items():
+            assert metrics[name].value == pytest.approx(value), name
+            low, high = bootstrap_index_ci(
+                60,
+                lambda idx, n=name: _naive([rows[i] for i in idx])[n],  # type: ignore[misc]
+                seed=seed,
+                n_resamples=1000,
+            )
+            assert intervals[seed][name] == (pytest.approx(low), pytest.approx(high)), name
+    assert intervals[7] != intervals[8]  # the seed matters for these data
+
+
 def test_coverage_is_declared_only_in_generative_mode(store: DataStore) -> None:
     assert "coverage" not in {s.name for s in _bench(store, scorer="loglikelihood").metric_specs()}
     specs = {s.name: s for s in _bench(store, scorer="generate").metric_specs()}
