@@ -171,3 +171,36 @@ def test_a_bad_csv_row_is_one_line_naming_the_key(text: str, message: str, tmp_p
     path = tmp_path / "t.csv"
     path.write_text(text)
     assert _error(table_reader(options=["a", "b"], gold="gold"), {"toy/t.csv": path}) == message
+
+
+@pytest.mark.parametrize(
+    ("label", "shown"),
+    [
+        (True, "True"),  # a JSON boolean is not an index (bool is an int in Python)
+        (1.5, "1.5"),  # was truncated to option 1
+        (1e400, "inf"),  # was an OverflowError traceback
+        (float("nan"), "nan"),
+    ],
+)
+def test_a_boolean_a_fraction_or_a_non_finite_number_is_not_an_index(
+    label: Any, shown: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "t.jsonl"
+    text = {True: "true", 1e400: "1e400"}.get(label, json.dumps(label))
+    path.write_text('{"opts": ["1", "zero", "two"], "label": ' + text + "}\n")
+    message = _error(table_reader(options=["opts"], gold="label"), {"k/t.jsonl": path})
+    assert message == f"k/t.jsonl, line 1: label {shown} is neither an option nor its index"
+
+
+@pytest.mark.parametrize(("label", "index"), [("1.0", None), (1.0, 1), (2.0, 2), (-0.0, 0)])
+def test_a_whole_float_is_an_index_and_text_must_be_digits(
+    label: Any, index: int | None, tmp_path: Path
+) -> None:
+    row = {"opts": ["a", "b", "c"], "label": label}
+    read = table_reader(options=["opts"], gold="label")
+    path = _jsonl(tmp_path, [row])
+    if index is None:
+        message = f"k/t.jsonl, line 1: label {label!r} is neither an option nor its index"
+        assert _error(read, {"k/t.jsonl": path}) == message
+    else:
+        assert [item.gold for item in read({"k/t.jsonl": path})] == [index]
