@@ -294,6 +294,11 @@ def table_reader(
                 texts = row[options[0]] if len(options) == 1 else [row[c] for c in options]
                 if not isinstance(texts, list) or len(texts) < 2:
                     raise DataError(f"{key}, line {line}: {options[0]!r} is not a list of options")
+                empty = [i for i, t in enumerate(texts, start=1) if t in (None, "")]
+                if empty:
+                    raise DataError(
+                        f"{key}, line {line}: option {empty[0]} of {options[0]!r} is empty"
+                    )
                 texts = [str(t) for t in texts]
                 yield Item(
                     str(row[id_column]) if id_column else f"{Path(key).name}-{line}",

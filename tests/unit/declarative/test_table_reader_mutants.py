@@ -204,3 +204,13 @@ def test_a_whole_float_is_an_index_and_text_must_be_digits(
         assert _error(read, {"k/t.jsonl": path}) == message
     else:
         assert [item.gold for item in read({"k/t.jsonl": path})] == [index]
+
+
+@pytest.mark.parametrize("empty", [None, ""])
+def test_an_empty_option_in_a_list_column_is_one_line(empty: Any, tmp_path: Path) -> None:
+    # one column per option already refuses an empty one ("no value in column"); a list
+    # column read null as the option "None" and "" as an empty option
+    rows = [{"opts": ["a", "b", "c"], "label": 0}, {"opts": ["a", empty, "c"], "label": 0}]
+    read = table_reader(options=["opts"], gold="label")
+    message = _error(read, {"k/t.jsonl": _jsonl(tmp_path, rows)})
+    assert message == "k/t.jsonl, line 2: option 2 of 'opts' is empty"
