@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ from biasaudit.metrics.frame import MetricSpec
 from biasaudit.metrics.statistic import metric_from_statistic
 from biasaudit.options import describe_options
 from biasaudit.requests import Capability, LoglikelihoodRequest, Response
-from biasaudit.results.schema import Exchange, SampleRecord
+from biasaudit.results.schema import Exchange, MetricValue, SampleRecord
 
 ITEMS = [
     Item("a", {"q": "Who?", "z": "-"}, ["x", "yyyy", "zz"], 1, 0, {"g": "1", "k": "p"}),
@@ -411,6 +412,23 @@ def _naive_contrast(records: Sequence[SampleRecord], indices: Sequence[int]) -> 
     return sum(pro) / len(pro) - sum(anti) / len(anti)
 
 
+def _expected(records: list[SampleRecord], seed: int, **extra: Any) -> MetricValue:
+    """The contrast pro - anti by `metric_from_statistic` with this test's own statistic and
+    the arguments the module docstring documents (breakdown by k, clusters, group CIs)."""
+    return metric_from_statistic(
+        "accuracy_pro_minus_anti",
+        records,
+        lambda indices: _naive_contrast(records, indices),
+        seed=seed,
+        statistic_name="difference of means",
+        group_by=["k"],
+        cluster_by="pair",
+        description="accuracy on side=pro minus accuracy on side=anti (signed)",
+        group_ci=True,
+        **extra,
+    )
+
+
 def test_no_contrast_declared_no_extra_metric() -> None:
     assert _benchmark(_task()).extra_metrics(RECORDS, seed=0) == []
 
@@ -438,19 +456,7 @@ def test_the_signed_contrast_by_hand_with_its_breakdowns() -> None:
     assert [(g.group, g.value, g.n) for g in by_k.groups] == [("x", 0.5, 5), ("y", 0.5, 4)]
     # the same metric from the shared function with this test's own statistic and the
     # documented arguments (the bootstrap's CIs included, group CIs asked for)
-    expected = metric_from_statistic(
-        "accuracy_pro_minus_anti",
-        RECORDS,
-        lambda indices: _naive_contrast(RECORDS, indices),
-        seed=3,
-        statistic_name="difference of means",
-        group_by=["k"],
-        cluster_by="pair",
-        description="accuracy on side=pro minus accuracy on side=anti (signed)",
-        reference="Zhao et al. 2018, Table 2",
-        n_excluded=2,
-        group_ci=True,
-    )
+    expected = _expected(RECORDS, 3, reference="Zhao et al. 2018, Table 2", n_excluded=2)
     assert metric == expected
 
 
@@ -463,17 +469,7 @@ def test_the_contrast_interval_resamples_the_tasks_clusters_with_the_run_seed() 
         records.append(_record(2 * pair + 1, float(pair % 2 == 0), "anti", k))
     task = _task(group_by=["k"], cluster_by="pair", contrast=("side", "pro", "anti"))
     [metric] = _benchmark(task).extra_metrics(records, seed=11)
-    expected = metric_from_statistic(
-        "accuracy_pro_minus_anti",
-        records,
-        lambda indices: _naive_contrast(records, indices),
-        seed=11,
-        statistic_name="difference of means",
-        group_by=["k"],
-        cluster_by="pair",
-        description="accuracy on side=pro minus accuracy on side=anti (signed)",
-        group_ci=True,
-    )
+    expected = _expected(records, 11)
     assert metric.ci_low is not None and metric.ci_high is not None
     assert all(g.ci_low is not None for g in metric.breakdowns[0].groups)
     assert metric == expected
