@@ -6,6 +6,8 @@ opener before an option."""
 
 from __future__ import annotations
 
+import re
+
 from biasaudit.answers import Choices, LabelSet, Reason, read_choice, read_label, read_yes_no
 from biasaudit.answers.options import negated
 from biasaudit.answers.text import retracts
@@ -80,3 +82,24 @@ def test_an_apology_before_a_yes_no_answer() -> None:
     assert read_yes_no("I apologize, but yes.").value == "yes"
     # an apology that declines the task is still a refusal
     assert read_yes_no("I'm sorry, I can't answer that.").outcome == "refused"
+
+
+def test_an_answer_taken_back_by_a_refusal_is_refused() -> None:
+    # before: each read as the answer given first (a wrong answer: the model withdrew it)
+    assert read_choice("A. Actually, I can't answer that.", FORGOT).outcome == "refused"
+    assert read_yes_no("Yes. Actually, I can't answer that.").outcome == "refused"
+    assert read_label("Positive. Actually, I can't judge that.", SENTIMENT).outcome == "refused"
+    # the benchmark's own refusal openings count after the marker too
+    own = re.compile(r"^nope, i won't play", re.I)
+    reply = "Yes. Actually, nope, I won't play this game."
+    assert read_yes_no(reply, refusal=own).outcome == "refused"
+    assert read_yes_no(reply).value == "no"  # without that pattern "nope" answers
+    # a later answer still wins over a refusal before it
+    assert read_choice("I can't answer that. Actually, B.", FORGOT).value == "B"
+
+
+def test_a_retraction_needs_words_before_it() -> None:
+    # only punctuation before the marker: nothing to take back
+    assert not retracts("... never mind")
+    assert not retracts("— scratch that")
+    assert retracts("X. Never mind.")
