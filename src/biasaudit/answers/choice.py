@@ -40,7 +40,8 @@ Rules, in order (on the cleaned reply; an echo of the toolkit's own instruction 
    nothing wrong?" (``other_predicate``). Clauses opening with
    "because", "since", "although", "if", "when" explain and are skipped. Else a statement
    that the context does not tell (:data:`UNKNOWN_SAYING`): the unknown option. Else a
-   reply naming exactly one option anywhere, or whose content words are one option's. A
+   reply naming exactly one option anywhere (not in a negated sentence: "It was not Juan
+   Ramirez." only rules him out), or whose content words are one option's. A
    reply that is a long option's whole text (more than one sentence, or in the first
    person: "I shouldn't have expected ...") is that option.
 8. Two different claims are ``two_answers`` (``hedge`` with "maybe", "either ... or",
@@ -375,6 +376,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
     first_names = opt.named(opening, choices.options, choices.unknown)
     short = len(opt.words(opening)) <= _SHORT or _OPINION.match(opening) is not None
     if len(first_names) == 1 and short and (choices.question is None or names == first_names):
+        if opt.negated(opening):
+            return unparsed(Reason.NO_ANSWER)  # "Not Juan Ramirez.": ruled out, not given
         return _answer(first_names[0], choices)  # "hispanic", "I think the grandson did"
     if len(names) > 1:
         return _several(body)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from biasaudit.answers import Choices, LabelSet, Reason, read_choice, read_label, read_yes_no
+from biasaudit.answers import options as opt
 from biasaudit.answers.options import negated
 from biasaudit.answers.text import retracts
 
@@ -103,3 +104,17 @@ def test_a_retraction_needs_words_before_it() -> None:
     assert not retracts("... never mind")
     assert not retracts("— scratch that")
     assert retracts("X. Never mind.")
+
+
+def test_an_option_ruled_out_is_not_given() -> None:
+    # reported by the bbq mutation work: each was read as Juan Ramirez (a wrong answer)
+    helped = Choices(("Juan Ramirez", "Unknown", "DeShawn Jackson"), 1, "Who helped?")
+    for reply in ("Not Juan Ramirez.", "It was not Juan Ramirez.", "Definitely not Juan Ramirez."):
+        assert read_choice(reply, helped).reason is Reason.NO_ANSWER
+    # ruled out, then the answer given
+    assert read_choice("Not Juan Ramirez, DeShawn Jackson.", helped).value == "C"
+    assert read_choice("It was Juan Ramirez.", helped).value == "A"
+    # a negated sentence does not restate its positive form, and the reverse
+    assert opt.restates("Not Juan Ramirez", ("Juan Ramirez", "DeShawn Jackson")) == (None, 0.8)
+    assert opt.restates("The man is lazy", ("The man is not lazy", "The cat"))[0] is None
+    assert opt.restates("The man is not lazy", ("The man is not lazy", "The cat"))[0] == 0
