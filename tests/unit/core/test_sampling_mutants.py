@@ -286,6 +286,20 @@ def test_add_cover_skips_a_level_an_added_unit_already_holds() -> None:
     chosen = {"u1"}
     add_cover(chosen, levels, seed=seed)
     assert chosen == {"u1", "u2"}
+    # a level after the skipped one is still covered (the skip goes on to the next level)
+    levels["sub"]["u5"] = {"zz"}
+    chosen = {"u1"}
+    add_cover(chosen, levels, seed=seed)
+    assert chosen == {"u1", "u2", "u5"}
+
+
+def test_add_cover_with_a_chosen_unit_that_holds_no_level() -> None:
+    # "u0" is chosen but has no entry for the key: it holds nothing, every level is added
+    levels = {"sub": {"u1": {"x"}, "u2": {"x"}, "u3": {"y"}}}
+    chosen = {"u0"}
+    add_cover(chosen, levels, seed=2)
+    first_x = min(["u1", "u2"], key=lambda u: _sha_rank(2, u))
+    assert chosen == {"u0", first_x, "u3"}
 
 
 def test_add_cover_covers_every_key() -> None:
@@ -368,6 +382,11 @@ def test_plan_with_cover_adds_the_missing_levels_to_the_hash() -> None:
     }
     assert selection.plan.plan_hash == plan_hash(sorted(units), settings)
     assert selection.plan.cover == ["dom"] and selection.plan.n_units == 2
+    # the drawn pair is the first-ranked of all six; the added one the first-ranked pair of
+    # the other domain
+    drawn = _naive_first([f"p{i}" for i in range(6)], 1, 1)[0]
+    other = [f"p{i}" for i in range(6) if (i % 3 == 0) != (int(drawn[1:]) % 3 == 0)]
+    assert units == {drawn, _naive_first(other, 1, 1)[0]}
 
 
 def test_plan_preferring_samples_records_the_join() -> None:
@@ -406,3 +425,23 @@ def test_plan_preferring_nothing_known_still_records_the_join() -> None:
     assert selection.plan.n_units_joinable == 0 and selection.plan.joined_with == ["x"]
     data = selection.plan.model_dump()
     assert data["joined_with"] == ["x"] and data["n_units_joinable"] == 0
+
+
+def test_plan_preferring_samples_passes_the_minimum_on() -> None:
+    # p0 preferred (d2); n = 2 with minimum 2 per stratum: the fill of 1 over the others
+    # grows to 2 of each stratum (d1: 8 pairs, d2: p3, p6, p9)
+    samples = _pairs(10)
+    selection = plan_samples(
+        samples, 2, strata=["dom"], unit="pair", seed=6, min_per_stratum=2, prefer=["0-pro"]
+    )
+    units = {s.groups["pair"] for s in samples if s.id in selection.ids}
+    d1 = [f"p{i}" for i in range(10) if i % 3]
+    expected = {"p0", *_naive_first(d1, 2, 6), *_naive_first(["p3", "p6", "p9"], 2, 6)}
+    assert units == expected and selection.plan.n_units == 5
+
+
+def test_joined_with_is_not_recorded_without_a_preferred_draw() -> None:
+    samples = _pairs(4)
+    plain = plan_samples(samples, 2, strata=[], unit="pair", joined_with=["cobias"])
+    assert plain.plan.joined_with == [] and plain.plan.n_units_joinable is None
+    assert plain.plan.plan_hash == plan_samples(samples, 2, strata=[], unit="pair").plan.plan_hash

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pytest
+from scipy import stats
 from scipy.stats import hypergeom
 from tests.unit.core.bootstrap_oracle import naive_index_ci
 
@@ -387,8 +388,12 @@ def test_contrast_with_too_few_others_or_no_variation() -> None:
 def test_per_group_cells_contrast_within_their_axis_in_declared_order() -> None:
     axes = {"woman": "gender", "man": "gender", "muslim": "religion", "jew": "religion"}
     effect = contrast_effect(axes=axes, cluster=None, stratum=None, per_group=True)
-    records = [rec(f"w{i}", "woman", 1.0 if i < 9 else 0.0) for i in range(12)]
-    records += [rec(f"m{i}", "man", 1.0 if i < 3 else 0.0) for i in range(12)]
+    # women and men score spread-out values (so that a bootstrap with another seed gives
+    # another interval); both religion levels score alike
+    women = [round(0.3 + 0.05 * i + 0.013 * i * i, 4) for i in range(12)]
+    men = [round(0.1 + 0.04 * i + 0.007 * (i % 5), 4) for i in range(12)]
+    records = [rec(f"w{i}", "woman", v) for i, v in enumerate(women)]
+    records += [rec(f"m{i}", "man", v) for i, v in enumerate(men)]
     records += [rec(f"u{i}", "muslim", 1.0 if i < 6 else 0.0) for i in range(12)]
     records += [rec(f"j{i}", "jew", 1.0 if i < 6 else 0.0) for i in range(12)]
     cells = benchmark_cells(BENCH, records, effect, Gates(), None, 2)
@@ -400,16 +405,42 @@ def test_per_group_cells_contrast_within_their_axis_in_declared_order() -> None:
     ]
     woman = cells[0]
     assert woman.groups == ["woman"] and woman.n == 12
-    assert woman.effect == pytest.approx(9 / 12 - 3 / 12)  # against men only, not religion
+    # against men only, not religion
+    assert woman.effect == pytest.approx(sum(women) / 12 - sum(men) / 12)
     assert cells[2].effect == pytest.approx(0.0)
-    values = [1.0 if i < 9 else 0.0 for i in range(12)] + [1.0 if i < 3 else 0.0 for i in range(12)]
     low, high = naive_contrast_ci(
-        values,
+        women + men,
         [True] * 12 + [False] * 12,
         [str(i) for i in range(24)],
         cell_seed(2, BENCH, "gender", "woman"),
     )
     assert (woman.ci_low, woman.ci_high) == (pytest.approx(low), pytest.approx(high))
+
+
+def test_monte_carlo_p_values_are_reproducible_under_the_run_seed() -> None:
+    # 30 samples with non-zero deviations (> 22): the sign-flip test draws random signs;
+    # the contrast test always draws. The same records and seed give the same p-values.
+    values = [round(0.5 + 0.03 * ((7 * i) % 11) - 0.1 * (i % 3), 4) for i in range(30)]
+    records = [rec(f"w{i}", "woman", v) for i, v in enumerate(values)]
+    effect = _plain_effect()
+    (first,) = benchmark_cells(BENCH, records, effect, Gates(), None, 1)
+    (again,) = benchmark_cells(BENCH, records, effect, Gates(), None, 1)
+    assert first.test == "sign-flip test over 30 samples (10000 random sign vectors)"
+    assert first.p_value == again.p_value
+    x = np.array(values) - 0.5
+    oracle = stats.permutation_test(
+        (x,),
+        lambda a: abs(a.sum()),
+        permutation_type="samples",
+        alternative="greater",
+        n_resamples=20_000,
+        random_state=0,
+    ).pvalue
+    assert first.p_value == pytest.approx(oracle, abs=0.02)
+    contrast = contrast_effect(cluster=None, stratum=None)
+    one = benchmark_cells(BENCH, contrast_records(), contrast, Gates(), None, 1)
+    two = benchmark_cells(BENCH, contrast_records(), contrast, Gates(), None, 1)
+    assert [c.p_value for c in one] == [c.p_value for c in two]
 
 
 # --- FDR -------------------------------------------------------------------------------------
@@ -440,6 +471,10 @@ def test_fdr_flags_at_q_equal_to_alpha_and_never_a_zero_effect() -> None:
     zero = _tested(0.0001, 0.0)
     apply_fdr([zero], 0.05)
     assert zero.verdict == NONE_DETECTED and zero.q_value == pytest.approx(0.0001)
+    # a p-value of exactly 0 is a p-value (q = 0), not a missing one
+    exact = [_tested(0.0, 1.0), _tested(0.5, 1.0)]
+    apply_fdr(exact, 0.05)
+    assert exact[0].q_value == 0.0 and exact[0].verdict == TOWARD
     none = _tested(0.0001, None)
     apply_fdr([none], 0.05)
     assert none.verdict == NONE_DETECTED

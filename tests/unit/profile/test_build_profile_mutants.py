@@ -199,7 +199,10 @@ def test_reliable_sub_cells_numbers_and_the_filters_sentence() -> None:
 def test_reliable_sub_cell_is_descriptive_with_its_own_seed() -> None:
     religion = [_pair(i, "religion", i % 4 != 0) for i in range(30)]
     statements = [_statement(i, float(i % 10)) for i in range(30)]  # median 4.5: 5..9 reliable
-    profile = build_profile(_run("crows_pairs", "cobias", seed=9), [*religion, *statements])
+    # run seed 50: the naive bootstrap with the cell's seed gives (10, 43.3); with the seed of
+    # any other part list (no benchmark, no axis, no "reliable", the full cell's) it gives
+    # (10, 50): the interval shows which seed was used (the values are +-50 only)
+    profile = build_profile(_run("crows_pairs", "cobias", seed=50), [*religion, *statements])
     (cell,) = profile.cells
     sub = cell.reliable
     assert sub is not None
@@ -210,7 +213,8 @@ def test_reliable_sub_cell_is_descriptive_with_its_own_seed() -> None:
     assert sub.effect == pytest.approx(100 * sum(preferred) / 15 - 50)
     assert sub.p_value == pytest.approx(stats.binomtest(sum(preferred), 15, 0.5).pvalue)
     assert sub.q_value is None and sub.reliable is None
-    low, high = _ci(preferred, _seed(9, "crows_pairs", "religion", "reliable"))
+    low, high = _ci(preferred, _seed(50, "crows_pairs", "religion", "reliable"))
+    assert (low, high) == (pytest.approx(10.0), pytest.approx(130 / 3))
     assert (sub.ci_low, sub.ci_high) == (pytest.approx(low), pytest.approx(high))
     assert sub.ci_method == "percentile bootstrap, 2000 resamples of samples"
     assert "crows_pairs: 15 of 30 samples reliable (30 joined" in profile.cobias_filter
@@ -228,6 +232,55 @@ def test_filter_when_no_statement_joins() -> None:
         "cobias's scored statements" + FILTER_END
     )
     assert profile.cells[0].reliable is None
+
+
+def _stereoset(i: int, text: str) -> SampleRecord:
+    return SampleRecord(
+        benchmark="stereoset",
+        sample_id=f"ss{i}",
+        sample_hash=f"ss{i}",
+        outcomes=["answered"],
+        groups={"bias_type": "religion"},
+        data={"stereotype": text, "anti-stereotype": f"anti {i}"},
+        scores={"stereotype": 1.0, "anti_stereotype": 0.0},
+    )
+
+
+def _winobias(i: int) -> SampleRecord:
+    return SampleRecord(
+        benchmark="winobias",
+        sample_id=f"wb{i}",
+        sample_hash=f"wb{i}",
+        outcomes=["answered"],
+        groups={"stereotype": "pro", "pair": f"p{i}"},
+        scores={"stereotyped": 1.0, "correct": 1.0},
+    )
+
+
+def test_filter_notes_every_benchmark_with_statements_in_run_order() -> None:
+    crows = [  # its statements are not rated
+        _pair(i, "religion", True).model_copy(
+            update={"data": {"sent_more": f"crows {i}", "sent_less": f"less {i}"}}
+        )
+        for i in range(12)
+    ]
+    stereo = [_stereoset(i, f"Sentence number {i}.") for i in range(12)]
+    winobias = [_winobias(i) for i in range(12)]  # cells, but no statements: not filtered
+    statements = [_statement(i, float(i)) for i in range(12)]  # median 5.5: 6..11 reliable
+    run = _run("crows_pairs", "winobias", "stereoset", "cobias")
+    profile = build_profile(run, [*crows, *winobias, *stereo, *statements])
+    assert profile.cobias_filter == (
+        "reliability filter (cobias): statements with cobias >= the run's median (5.5) count as "
+        "reliable (higher = more reliable); crows_pairs: none of its statements is among "
+        "cobias's scored statements; stereoset: 6 of 12 samples reliable (12 joined to "
+        "cobias's statements)" + FILTER_END
+    )
+    by_bench = {c.benchmark: c for c in profile.cells}
+    assert by_bench["winobias"].reliable is None and by_bench["crows_pairs"].reliable is None
+    sub = by_bench["stereoset"].reliable
+    assert sub is not None and sub.n == 6
+    # only winobias (cells, no statements) beside cobias: nothing to filter, nothing said
+    assert build_profile(_run("winobias", "cobias"), [*winobias, *statements]).cobias_filter == ""
 
 
 def test_filter_without_a_target_or_without_a_rater() -> None:
