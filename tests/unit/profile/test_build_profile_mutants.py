@@ -7,6 +7,8 @@ with the cell seed computed from hashlib, the filter's median by hand."""
 from __future__ import annotations
 
 import hashlib
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from tests.unit.core.bootstrap_oracle import naive_index_ci
 
 from biasaudit.benchmarks.cobias.profile import PROFILE as COBIAS
 from biasaudit.benchmarks.crows_pairs.profile import PROFILE as CROWS
+from biasaudit.discovery import discover
 from biasaudit.profile.build import build_profile, profile_of_dir
 from biasaudit.profile.model import NONE_DETECTED, TOWARD
 from biasaudit.results.io import write_results, write_samples
@@ -316,3 +319,85 @@ def test_profile_of_a_run_folder(tmp_path: Path) -> None:
     strict = profile_of_dir(str(tmp_path), alpha=0.01)
     assert strict.alpha == 0.01 and strict.cells[0].verdict == NONE_DETECTED
     assert profile.cells[0].verdict == TOWARD
+
+
+# --- a plug-in's statements with `where` ------------------------------------------------------
+
+PLUGIN_INIT = """
+from biasaudit.plugin import BenchmarkSpec
+
+SPEC = BenchmarkSpec(
+    name="wherestatements",
+    title="statements with a where clause",
+    benchmark="wherestatements.benchmark:NotUsedHere",
+    profile="wherestatements.profile:PROFILE",
+)
+"""
+
+PLUGIN_PROFILE = """
+from biasaudit.profile import BenchmarkProfile, Effect
+
+
+def value(record):
+    return record.scores.get("v")
+
+
+PROFILE = BenchmarkProfile(
+    effect=Effect(
+        metric="v",
+        scale="% preferring",
+        unbiased=50.0,
+        direction="above 50",
+        group_key="bias_type",
+        axes={"religion": "religion"},
+        value=value,
+        where={"split": "test"},
+    ),
+    statement_keys=("sent",),
+)
+"""
+
+
+@pytest.fixture
+def where_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A benchmark with statements and a `where`, registered through the entry-point group."""
+    package = tmp_path / "wherestatements"
+    package.mkdir()
+    (package / "__init__.py").write_text(PLUGIN_INIT)
+    (package / "profile.py").write_text(PLUGIN_PROFILE)
+    dist = tmp_path / "wherestatements-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: wherestatements\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(
+        "[biasaudit.benchmarks]\nwherestatements = wherestatements\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    discover.cache_clear()
+    yield
+    discover.cache_clear()
+    for name in [m for m in sys.modules if m.startswith("wherestatements")]:
+        del sys.modules[name]
+
+
+def test_reliable_sub_cell_keeps_the_effects_where(where_plugin: None) -> None:
+    # 20 test-split samples (15 score 100) and 8 dev-split ones (all 0): every statement is
+    # rated alike, so all are reliable; the sub-cell, like the cell, reads the test split only
+    records = [
+        SampleRecord(
+            benchmark="wherestatements",
+            sample_id=f"w{i}",
+            sample_hash=str(i),
+            outcomes=["answered"],
+            groups={"bias_type": "religion", "split": "test" if i < 20 else "dev"},
+            data={"sent": f"sentence number {i}."},
+            scores={"v": 100.0 if i < 15 else 0.0},
+        )
+        for i in range(28)
+    ]
+    statements = [_statement(i, 1.0) for i in range(28)]
+    profile = build_profile(_run("wherestatements", "cobias"), [*records, *statements])
+    (cell,) = profile.cells
+    assert cell.n == 20 and cell.value == pytest.approx(75.0)
+    assert cell.reliable is not None
+    assert cell.reliable.n == 20 and cell.reliable.value == pytest.approx(75.0)
+    assert "wherestatements: 28 of 28 samples reliable" in profile.cobias_filter
