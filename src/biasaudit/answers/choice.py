@@ -193,8 +193,17 @@ _FUNCTION_WORDS = frozenset(
 _PICKED = re.compile(r"\b(?:chosen|choice|option|correct|right one|best one)\b", re.I)
 
 
+#: An inflection dropped before the first five letters are compared ("helped" / "help").
+_INFLECTION = re.compile(r"(?<=\w{3})(?:ing|ed|es|s)$")
+
+
 def _stems(text: str) -> set[str]:
-    return {w[:5] for w in opt.words(text) if w not in _FUNCTION_WORDS and len(w) > 2}
+    """The content words' first five letters, each without an -ing / -ed / -es / -s ending."""
+    return {
+        _INFLECTION.sub("", w)[:5]
+        for w in opt.words(text)
+        if w not in _FUNCTION_WORDS and len(w) > 2
+    }
 
 
 def _about_question(rest: str, choices: Choices) -> bool:

@@ -118,3 +118,14 @@ def test_an_option_ruled_out_is_not_given() -> None:
     assert opt.restates("Not Juan Ramirez", ("Juan Ramirez", "DeShawn Jackson")) == (None, 0.8)
     assert opt.restates("The man is lazy", ("The man is not lazy", "The cat"))[0] is None
     assert opt.restates("The man is not lazy", ("The man is not lazy", "The cat"))[0] == 0
+
+
+def test_an_inflected_verb_speaks_to_the_question() -> None:
+    # "help" / "helps" against "Who helped?": before, their first five letters ("help",
+    # "helps") differed from "helpe", so the predicate was read as another question's
+    helped = Choices(("Juan Ramirez", "Unknown", "DeShawn Jackson"), 1, "Who helped?")
+    assert read_choice("Juan Ramirez helps.", helped).value == "A"
+    reading = read_choice("Juan Ramirez did not help.", helped)
+    assert reading.reason is Reason.OPPOSITE_POLARITY
+    # a word that only shares letters after the ending is dropped is still another predicate
+    assert read_choice("Juan Ramirez was hostile.", helped).reason is Reason.OTHER_PREDICATE
