@@ -5,7 +5,8 @@ Rules, in order (each on the cleaned reply, see :mod:`biasaudit.answers.text`):
 1. No text: ``unparsed`` (``empty``). A list prefix ("1.", "-", "A:") is dropped.
 2. Self-correction ("Yes. Wait, no.", "No. Actually, yes."): the part after the last marker
    decides when it holds an answer (reason ``corrected``); an answer taken back with none
-   after it ("Yes. Scratch that.") is ``retracted``; otherwise the whole reply is read.
+   after it ("Yes. Scratch that.") is ``retracted``, with a refusal after it ("Yes. Actually,
+   I can't answer that.") ``refused``; otherwise the whole reply is read.
 3. A refusal opening ("I'm sorry, I cannot answer that", "As an AI ...", and the benchmark's
    own ``refusal`` pattern) is ``refused`` unless a later "but ..." clause answers ("I
    apologize, but no").
@@ -265,6 +266,8 @@ def read_yes_no(
             reading = _read_part(part, unknown, verdict, refusal)
             if reading.answered and reading.value:
                 return answer(reading.value, corrected=True)
+            if reading.outcome == "refused":
+                return REFUSED  # "Yes. Actually, I can't answer that."
     if retracts(cleaned):
         return unparsed(Reason.RETRACTED)  # "Yes. Scratch that."
     return _read_part(cleaned, unknown, verdict, refusal)
