@@ -11,7 +11,6 @@ import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from biasaudit.metrics.permutation import permutation_floor, permutation_null
