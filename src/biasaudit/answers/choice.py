@@ -233,8 +233,9 @@ def _text_claims(
             continue
         claims = _clause_claims(s, choices)
         if claims is None:
-            if matching:
-                continue  # a later muddle does not undo the answer given first
+            if matching or (choices.unknown is not None and _says_unknown(body)):
+                continue  # a later muddle does not undo the answer given first, and "X or
+                # Y; we cannot know" is left to the statement that the context does not tell
             return matching, opposite, True
         in_sentence: set[int] = set()
         for k, rest in claims:
