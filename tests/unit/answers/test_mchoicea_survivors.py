@@ -80,6 +80,12 @@ def test_a_sentence_naming_both_does_not_hide_a_later_conflicting_answer() -> No
     assert read_choice(reply, FORGOT) == TWO
 
 
+def test_a_sentence_giving_both_after_a_remark_on_one_is_two_answers() -> None:
+    # "was sharp" does not answer "Who forgot things?"; the second sentence says both forgot
+    reply = "The grandson was sharp. The grandfather and the grandson both forgot things."
+    assert read_choice(reply, FORGOT) == TWO
+
+
 def test_either_person_and_no_way_to_tell_is_the_unknown_option() -> None:
     # docs/answers.md: "either X or Y; we cannot know" is the unknown option; before, a
     # first clause opening with one person and naming the other ("X or Y") made it
