@@ -176,6 +176,8 @@ def _clause_claims(sentence: str, choices: Choices) -> list[tuple[int, str]] | N
         k, rest = lead
         others = [j for j in opt.named(rest, choices.options, choices.unknown) if j != k]
         if others and not _CONTRAST.search(rest):
+            if _remark_on_both(rest, choices):
+                continue  # "X and Y were at the store": not an answer to "Who forgot things?"
             return None
         found.append((k, rest))
     return found
@@ -214,6 +216,16 @@ def _about_question(rest: str, choices: Choices) -> bool:
         return True
     said = _stems(rest)
     return not said or bool(said & _stems(choices.question))
+
+
+def _remark_on_both(rest: str, choices: Choices) -> bool:
+    """A clause's predicate naming another option that says nothing to the question: its
+    content words, other than the options' own, share none with it ("and the grandson were
+    at the store" to "Who forgot things?"). No question: never (nothing to tell it by)."""
+    if choices.question is None or _ANSWER_LIKE.search(rest) or _PICKED.search(rest):
+        return False
+    said = _stems(rest) - {stem for option in choices.options for stem in _stems(option)}
+    return bool(said) and not said & _stems(choices.question)
 
 
 def _text_claims(

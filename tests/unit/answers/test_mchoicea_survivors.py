@@ -122,3 +122,18 @@ def test_options_listed_back_then_an_answer_is_the_answer() -> None:
     # the same in one sentence: the clause after the listed option still answers
     reply = "Let me think. The African American man, the White man forgot the keys."
     assert read_choice(reply, LONG) == Reading("answered", "B")
+
+
+def test_a_sentence_about_both_that_does_not_speak_to_the_question_hides_no_answer() -> None:
+    # before: two_answers. Both are at the store (nothing about forgetting); the grandson
+    # forgot things: B
+    reply = "The grandfather and the grandson were at the store. The grandson forgot things."
+    assert read_choice(reply, FORGOT) == Reading("answered", "B")
+    # without a question nothing tells "were at the store" from an answer: kept as two
+    assert read_choice(reply, Choices(GRANDS, 2)) == TWO
+    # a predicate about both that speaks to the question, or none at all: both given
+    assert read_choice("The grandfather and the grandson both forgot things.", FORGOT) == TWO
+    assert read_choice("The grandfather or the grandson.", FORGOT) == TWO
+    # "is the answer" after a remark on both picks one
+    picked = "The grandfather and the grandson were at the store. The grandson is the answer."
+    assert read_choice(picked, FORGOT) == Reading("answered", "B")
