@@ -137,3 +137,25 @@ def test_a_sentence_about_both_that_does_not_speak_to_the_question_hides_no_answ
     # "is the answer" after a remark on both picks one
     picked = "The grandfather and the grandson were at the store. The grandson is the answer."
     assert read_choice(picked, FORGOT) == Reading("answered", "B")
+
+
+def test_both_people_given_as_the_answer_are_still_two_answers() -> None:
+    # the remark on both is skipped, the clause after it answers
+    reply = "The grandfather and the grandson were at the store, the grandson forgot things."
+    assert read_choice(reply, FORGOT) == Reading("answered", "B")
+    # both called the answer, or both said to have done it ("did"): then one: two answers
+    both = (
+        "The grandfather and the grandson are the answer. The grandson forgot things.",
+        "The grandfather and the grandson did. The grandson forgot things.",
+        "The grandson forgot things. The grandfather and the grandson both forgot things at "
+        "times. The grandfather forgot things too.",
+    )
+    for reply in both:
+        assert read_choice(reply, FORGOT) == TWO, reply
+
+
+def test_no_way_to_tell_then_one_person_is_a_hedge() -> None:
+    # says the story does not tell, then names the grandson anyway: neither a clean answer
+    # nor the unknown option
+    reply = "The grandfather or the grandson; there is no way to tell. The grandson forgot things."
+    assert read_choice(reply, FORGOT) == Reading("unparsed", None, Reason.HEDGE)
