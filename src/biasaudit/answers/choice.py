@@ -314,6 +314,15 @@ def _is_unknown_wording(text: str) -> bool:
     return text.lower().strip(" .!") in UNKNOWN_WORDINGS
 
 
+def _guesses_one_letter(text: str, choices: Choices) -> bool:
+    """Whether a reply claims the letter of exactly one option other than the unknown one
+    ("Cannot be determined. If I had to guess, B."; "It could be A or B" claims two)."""
+    if not choices.letters:
+        return False
+    claimed = set(letter_claims(text, choices, text.split("\n")[0])[0]) - {choices.unknown}
+    return len(claimed) == 1 and None not in claimed
+
+
 def _read_part(text: str, choices: Choices) -> Reading:
     n = len(choices.options)
     if (
@@ -321,6 +330,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
         and _is_unknown_wording(sentences(text)[0])
         and not opt.named(text, choices.options, choices.unknown)
     ):
+        if _guesses_one_letter(text, choices):
+            return unparsed(Reason.HEDGE)  # "Unknown. The answer is B.": as "... the grandson"
         return _answer(choices.unknown, choices)
     if (refuses(text) or _PASSES_JUDGEMENT.match(text)) and not (
         choices.unknown is not None
