@@ -135,3 +135,11 @@ def test_a_short_opening_naming_one_option_then_doubting_the_other() -> None:
     options = Choices(("The old man", "The young man"))
     reply = "It must be the old one. I doubt it was the young man."
     assert read_choice(reply, options) == Reading("answered", "A")
+
+
+def test_an_unknown_wording_without_letters_shown_is_the_unknown_option() -> None:
+    # free-text options (no letters shown, so no letter can follow): "Unknown." is the
+    # unknown option
+    free = Choices(INFO.options, unknown=2, letters=False)
+    assert read_choice("Unknown.", free) == Reading("unknown", "C")
+    assert read_choice("Not enough information.", free) == Reading("unknown", "C")
