@@ -49,13 +49,11 @@ def test_a_question_then_an_answer_line_that_is_not_an_option_line() -> None:
 
 
 def test_a_quiz_line_that_only_rules_a_letter_out_claims_nothing() -> None:
-    # a question of the model's own, one option line, then a remark: nothing claims a
-    # letter (the "not a" of the remark is no claim), so the model wrote a quiz: question
-    reply = (
-        "Which of the following is true?\nA. The grandfather forgot things\n"
-        "Hint: this is not a trick question."
-    )
-    assert read_choice(reply, GRANDS) == _abstains(Reason.QUESTION)
+    # a question of the model's own, one option line, then a hint or a remark: nothing
+    # claims a letter ("not B" only rules B out), so the model wrote a quiz: question
+    quiz = "Which of the following is true?\nA. The grandfather forgot things\n"
+    for remark in ("Hint: the answer is not B.", "Hint: this is not a trick question."):
+        assert read_choice(quiz + remark, GRANDS) == _abstains(Reason.QUESTION)
 
 
 def test_a_quiz_line_followed_at_once_by_a_stated_answer_is_answered() -> None:
