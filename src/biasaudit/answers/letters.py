@@ -69,8 +69,13 @@ _IS_STATED = re.compile(
     rf"{_LETTER}(?![\w'])",
     re.I,
 )
+#: A letter after "not" or "it is": a capital, or a small one standing alone ("not a." / "not
+#: (b)" / "not a or c" / "it's b"); the article of "not a fan", "it was a surprise" is no letter.
+_LONE_LETTER = (
+    r"(?:[(\[]?((?-i:[A-J]))[)\]]?|[(\[]?((?-i:[a-j]))(?:[)\]]|(?=\s*(?:[.,;:!?/]|$|or\b|nor\b))))"
+)
 _IT_IS = re.compile(
-    rf"\bit(?:'s|\s+is|\s+was|\s+would\s+be)\s+(?:option\s+)?{_LETTER}(?![\w'])", re.I
+    rf"\bit(?:'s|\s+is|\s+was|\s+would\s+be)\s+(?:option\s+)?{_LONE_LETTER}(?![\w'])", re.I
 )
 _NAMED_LETTER = re.compile(
     rf"^(?:the\s+)?(?:option|sentence|statement|choice|letter)\s+{_LETTER}(?![\w'])", re.I | re.M
@@ -79,7 +84,7 @@ _NAMED_LETTER = re.compile(
 #: both; "Not B, A." rules out B only).
 _WRONG = re.compile(
     rf"{_LETTER}\s+is\s+(?:wrong|incorrect|not\s+(?:the\s+)?(?:answer|correct))|"
-    rf"\bnot\s+{_LETTER}(?:\s*(?:/|\bor\b|\bnor\b)\s*{_LETTER})?(?![\w'])",
+    rf"\bnot\s+{_LONE_LETTER}(?:\s*(?:/|\bor\b|\bnor\b)\s*{_LONE_LETTER})?(?![\w'])",
     re.I,
 )
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "1": 0, "2": 1, "3": 2, "4": 3}
@@ -168,7 +173,7 @@ def letter_claims(
             claims.append(after_letter(found[0], found[1], choices))
     for pattern in (_IS, _IS_STATED, _IT_IS, _NAMED_LETTER):
         for m in pattern.finditer(body):
-            k = index(m.group(1), n)
+            k = index(next(g for g in m.groups() if g), n)  # _LONE_LETTER has two groups
             if k is not None:
                 claims.append(k)
     for m in _EITHER.finditer(body):

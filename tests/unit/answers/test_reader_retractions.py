@@ -129,3 +129,21 @@ def test_an_inflected_verb_speaks_to_the_question() -> None:
     assert reading.reason is Reason.OPPOSITE_POLARITY
     # a word that only shares letters after the ending is dropped is still another predicate
     assert read_choice("Juan Ramirez was hostile.", helped).reason is Reason.OTHER_PREDICATE
+
+
+def test_the_article_a_after_not_or_it_is_is_no_letter() -> None:
+    # reported by the mchoiceb mutation work: "not a fan" ruled option A out, so a reply
+    # opening with the letter A read as no answer; "it was a surprise" claimed option A
+    phone = Choices(
+        ("The grandfather", "The grandson", "Can't be determined"),
+        2,
+        "Who was not comfortable using the phone?",
+    )
+    assert read_choice("A, because he is not a fan of phones.", phone).value == "A"
+    assert read_choice("A. He is not a tech person.", phone).value == "A"
+    assert read_choice("it was a surprise, the grandson was not.", phone).value == "B"
+    # a small letter standing alone still counts, after "not" and after "it is"
+    assert read_choice("Not a. B.", phone).value == "B"
+    assert read_choice("not (a), it's b", phone).value == "B"
+    assert read_choice("I think it's b.", phone).value == "B"
+    assert read_choice("The answer is B, not a or c.", phone).value == "B"
