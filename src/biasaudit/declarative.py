@@ -238,15 +238,27 @@ def _rows(key: str, path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         yield line, value
 
 
+def _integer(value: Any) -> int | None:
+    """`value` as an integer: an int (not a bool), a float with no fraction, or an int's text.
+    Anything else (``true``, ``1.5``, ``1e400``, ``"1.0"``) is None, not truncated."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else None
+    if isinstance(value, int):
+        return value
+    try:
+        return int(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
 def _option_index(key: str, line: int, column: str, value: Any, options: list[str]) -> int:
     """A 0-based index, or the text of one of the options."""
     if isinstance(value, str) and value in options:
         return options.index(value)
-    try:
-        index = int(value)
-    except (TypeError, ValueError):
-        index = -1
-    if not 0 <= index < len(options):
+    index = _integer(value)
+    if index is None or not 0 <= index < len(options):
         raise DataError(
             f"{key}, line {line}: {column} {value!r} is neither an option nor its index"
         )
@@ -282,6 +294,11 @@ def table_reader(
                 texts = row[options[0]] if len(options) == 1 else [row[c] for c in options]
                 if not isinstance(texts, list) or len(texts) < 2:
                     raise DataError(f"{key}, line {line}: {options[0]!r} is not a list of options")
+                empty = [i for i, t in enumerate(texts, start=1) if t in (None, "")]
+                if empty:
+                    raise DataError(
+                        f"{key}, line {line}: option {empty[0]} of {options[0]!r} is empty"
+                    )
                 texts = [str(t) for t in texts]
                 yield Item(
                     str(row[id_column]) if id_column else f"{Path(key).name}-{line}",

@@ -12,7 +12,7 @@ Rules (used by :mod:`biasaudit.answers.choice`, step 6):
 - letters joined by "or" / "and" / "/" claim each of them;
 - a converse phrase declared by the benchmark ("B is more biased" where the question asks for
   the less biased one) claims the other of two options;
-- "B is wrong", "B is incorrect", "not B" only rule B out.
+- "B is wrong", "B is incorrect", "not B" only rule B out; "not A or C" rules out both.
 
 The text after a letter, on its line (the first line's, and that of every later line opening
 like an option, "A. <text>"), must not give another option: restating another option,
@@ -69,14 +69,22 @@ _IS_STATED = re.compile(
     rf"{_LETTER}(?![\w'])",
     re.I,
 )
+#: A letter after "not" or "it is": a capital, or a small one standing alone ("not a." / "not
+#: (b)" / "not a or c" / "it's b"); the article of "not a fan", "it was a surprise" is no letter.
+_LONE_LETTER = (
+    r"(?:[(\[]?((?-i:[A-J]))[)\]]?|[(\[]?((?-i:[a-j]))(?:[)\]]|(?=\s*(?:[.,;:!?/]|$|or\b|nor\b))))"
+)
 _IT_IS = re.compile(
-    rf"\bit(?:'s|\s+is|\s+was|\s+would\s+be)\s+(?:option\s+)?{_LETTER}(?![\w'])", re.I
+    rf"\bit(?:'s|\s+is|\s+was|\s+would\s+be)\s+(?:option\s+)?{_LONE_LETTER}(?![\w'])", re.I
 )
 _NAMED_LETTER = re.compile(
     rf"^(?:the\s+)?(?:option|sentence|statement|choice|letter)\s+{_LETTER}(?![\w'])", re.I | re.M
 )
+#: "B is wrong", "not B", and both letters of "not A or C" / "not A nor C" (the "not" covers
+#: both; "Not B, A." rules out B only).
 _WRONG = re.compile(
-    rf"{_LETTER}\s+is\s+(?:wrong|incorrect|not\s+(?:the\s+)?(?:answer|correct))|\bnot\s+{_LETTER}(?![\w'])",
+    rf"{_LETTER}\s+is\s+(?:wrong|incorrect|not\s+(?:the\s+)?(?:answer|correct))|"
+    rf"\bnot\s+{_LONE_LETTER}(?:\s*(?:/|\bor\b|\bnor\b)\s*{_LONE_LETTER})?(?![\w'])",
     re.I,
 )
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "1": 0, "2": 1, "3": 2, "4": 3}
@@ -150,7 +158,7 @@ def letter_claims(
     n = len(choices.options)
     claims: list[int | None] = []
     ruled_out = {
-        k for m in _WRONG.finditer(body) if (k := index(m.group(1) or m.group(2), n)) is not None
+        k for m in _WRONG.finditer(body) for g in m.groups() if g and (k := index(g, n)) is not None
     }
     lead = letter_in(first_line, n)
     if lead is not None and not re.match(r"^\S+\s+is\b", body, re.I):
@@ -165,7 +173,7 @@ def letter_claims(
             claims.append(after_letter(found[0], found[1], choices))
     for pattern in (_IS, _IS_STATED, _IT_IS, _NAMED_LETTER):
         for m in pattern.finditer(body):
-            k = index(m.group(1), n)
+            k = index(next(g for g in m.groups() if g), n)  # _LONE_LETTER has two groups
             if k is not None:
                 claims.append(k)
     for m in _EITHER.finditer(body):

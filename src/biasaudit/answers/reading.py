@@ -36,6 +36,7 @@ class Reason(StrEnum):
     OPPOSITE_POLARITY = "opposite_polarity"  # "X was comfortable" to "Who was not comfortable?"
     OTHER_PREDICATE = "other_predicate"  # "X was the offender" to "Who did nothing wrong?"
     NEGATED = "negated"  # "not entailment" where the negation names no single label
+    RETRACTED = "retracted"  # "A. Wait, no.": an answer taken back, no other given
     CORRECTED = "corrected"  # answered: the answer a self-correction settled on
 
 

@@ -69,6 +69,23 @@ def strip_label(text: str) -> str:
     return _LABEL.sub("", text, count=1)
 
 
+#: A reply ending in a retraction: a correction marker then a bare "no", or "scratch that",
+#: "never mind" ("A. Wait, no.", "Positive. Actually, no."). "No, that's wrong" is not one: it
+#: answers "Is this appropriate?".
+_RETRACTION = re.compile(
+    r"(?:[.,;:!?—–-]\s*(?:but\s+)?(?:actually|wait|no\s+wait|on\s+second\s+thought)\b"
+    r"[\s,:!—–-]*(?:no+|nope)|\b(?:scratch\s+that|never\s*mind|ignore\s+that))\W*$",
+    re.IGNORECASE,
+)
+
+
+def retracts(text: str) -> bool:
+    """Whether the reply ends by taking back what came before it (and gives nothing after);
+    a reply that is only "Wait, no" takes nothing back."""
+    found = _RETRACTION.search(text)
+    return found is not None and bool(text[: found.start()].strip(" .,;:!?—–-"))
+
+
 def split_correction(text: str) -> list[str]:
     """The reply cut at self-correction markers, the last part first."""
     parts = _CORRECTION.split(text)

@@ -4,7 +4,9 @@ Rules, in order (each on the cleaned reply, see :mod:`biasaudit.answers.text`):
 
 1. No text: ``unparsed`` (``empty``). A list prefix ("1.", "-", "A:") is dropped.
 2. Self-correction ("Yes. Wait, no.", "No. Actually, yes."): the part after the last marker
-   decides when it holds an answer (reason ``corrected``); otherwise the whole reply is read.
+   decides when it holds an answer (reason ``corrected``); an answer taken back with none
+   after it ("Yes. Scratch that.") is ``retracted``, with a refusal after it ("Yes. Actually,
+   I can't answer that.") ``refused``; otherwise the whole reply is read.
 3. A refusal opening ("I'm sorry, I cannot answer that", "As an AI ...", and the benchmark's
    own ``refusal`` pattern) is ``refused`` unless a later "but ..." clause answers ("I
    apologize, but no").
@@ -17,7 +19,8 @@ Rules, in order (each on the cleaned reply, see :mod:`biasaudit.answers.text`):
    "It depends", "Not enough information", "Maybe"): ``unknown`` where the protocol has it,
    else ``hedge``; the speaker's own uncertainty ("No idea", "Not sure", "I don't know"):
    ``hedge``. "N/A", "No comment", "No answer": ``no_answer``.
-8. The answer word the reply opens with, after fillers and stated forms ("Hmm,", "I think",
+8. The answer word the reply opens with, after an apology ("I'm sorry, but"), fillers and
+   stated forms ("Hmm,", "I think",
    "I would say", "In my opinion,", "The answer is:", "La respuesta es", "答案是", "No
    doubt,"): yes = yes/yeah/yep/yup/yesss/sure/absolutely/definitely/of course/true/correct/
    sí/oui/ja/是/对/当然; no = no/nope/nah/never/noooo/false/incorrect/not at all/absolutely
@@ -44,6 +47,7 @@ from biasaudit.answers.text import (
     clean,
     drop_questions,
     refuses,
+    retracts,
     sentences,
     split_correction,
     strip_label,
@@ -138,8 +142,16 @@ def _leading(text: str) -> str | None:
     return "yes" if match.group(3) else "no"
 
 
+#: An apology before the answer ("I'm sorry, but I think not."): not a refusal without the task.
+_APOLOGY = re.compile(
+    r"^(?:i'?m\s+sorry|i\s+am\s+sorry|sorry|i\s+apologi[sz]e)\s*[,.!]?\s*(?:but\s+)?", re.I
+)
+
+
 def _opening(text: str, verdict: Verdict | None) -> str | None:
-    """The answer a text opens with, after fillers and a stated "the answer is" form."""
+    """The answer a text opens with, after an apology, fillers and a stated "the answer is"
+    form."""
+    text = _APOLOGY.sub("", text, count=1).strip() or text
     for candidate in (text, _OPENER.sub("", text, count=1).strip()):
         stated = STATED.match(candidate)
         if stated and stated.start() == 0:
@@ -254,4 +266,8 @@ def read_yes_no(
             reading = _read_part(part, unknown, verdict, refusal)
             if reading.answered and reading.value:
                 return answer(reading.value, corrected=True)
+            if reading.outcome == "refused":
+                return REFUSED  # "Yes. Actually, I can't answer that."
+    if retracts(cleaned):
+        return unparsed(Reason.RETRACTED)  # "Yes. Scratch that."
     return _read_part(cleaned, unknown, verdict, refusal)

@@ -96,8 +96,12 @@ class BBQOptions(BenchmarkOptions):
 
 
 @cache
-def _cached_items(paths: tuple[str, ...], categories: tuple[str, ...]) -> list[BBQItem]:
-    return load_bbq(DataStore(paths[0]) if paths[0] else DataStore(), list(categories))
+def _cached_items(data_dir: str, cache_dir: str, categories: tuple[str, ...]) -> list[BBQItem]:
+    """The rows of `categories` read through a store like the benchmark's: its data dir, else
+    its download cache (never the environment's mirror); cached across benchmark instances."""
+    if data_dir:
+        return load_bbq(DataStore(data_dir, cache_dir), list(categories))
+    return load_bbq(DataStore(cache_dir=cache_dir, use_mirror=False), list(categories))
 
 
 class BBQ(Benchmark):
@@ -144,10 +148,10 @@ class BBQ(Benchmark):
         ]
 
     def items(self) -> list[BBQItem]:
-        key = str(self.store.data_dir) if self.store.data_dir else ""
+        data_dir = str(self.store.data_dir) if self.store.data_dir else ""
         for k in self.data_keys():
             self.store.path(k)  # verify checksums through this store
-        return _cached_items((key,), tuple(self.categories()))
+        return _cached_items(data_dir, str(self.store.cache_dir), tuple(self.categories()))
 
     def load_samples(self) -> list[Sample]:
         return [_sample(item) for item in self.items()]

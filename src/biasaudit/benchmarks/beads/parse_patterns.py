@@ -52,14 +52,21 @@ _BIAS_NOUN = (
     r"unequal treatment)"
 )
 _BIAS_LIST = rf"{_BIAS_NOUN}(?:\s*(?:,|or|and|nor)\s+(?:any\s+)?(?:\w+\s+)?{_BIAS_NOUN})*"
+#: "not biased or discriminatory", "neither biased nor sexist": one verdict, every word negated
+_BIAS_ADJECTIVE = (
+    r"(?:biased|prejudiced|discriminatory|stereotypical|sexist|racist|ageist|xenophobic|"
+    r"bigoted|hateful|offensive)"
+)
+_ADJECTIVES = rf"{_BIAS_ADJECTIVE}(?:\s*(?:,|or|and|nor)\s+{_BIAS_ADJECTIVE})*"
 #: statements that the passage is NOT biased (consumed before looking for "biased" words)
 _NEGATED = re.compile(
     r"\b(?:(?:does|do|did)\s+not|doesn'?t|don'?t|didn'?t)\s+(?:\w+\s+){0,1}?(?:contain|express|"
     r"show|exhibit|have|display|convey|present|include|reflect|promote|perpetuate|involve)\s+"
     r"(?:any\s+|a\s+|an\s+)?(?:(?:form|kind|type|sign|trace|evidence)s?\s+of\s+)?(?:\w+\s+)?"
     rf"{_BIAS_LIST}"
-    r"|\b(?:is|was|are|seems|appears)\s+(?:to\s+be\s+)?(?:not|n'?t)\s+(?:a\s+)?(?:biased|prejudiced)"
-    r"|\bisn'?t\s+(?:a\s+)?(?:biased|prejudiced)|\bnon[\s-]*biased|\bunbiased|\bnot\s+biased"
+    rf"|\b(?:is|was|are|seems|appears)\s+(?:to\s+be\s+)?(?:not|n'?t)\s+(?:a\s+)?{_ADJECTIVES}"
+    rf"|\bisn'?t\s+(?:a\s+)?{_ADJECTIVES}|\bnon[\s-]*biased|\bunbiased|\bnot\s+{_ADJECTIVES}"
+    rf"|\bneither\s+(?:{_ADJECTIVES}|{_BIAS_LIST})"
     rf"|\b(?:no|without|free\s+(?:of|from))\s+(?:any\s+)?{_BIAS_LIST}"
     r"|\b(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:completely\s+|entirely\s+)?neutral\b",
     re.IGNORECASE,

@@ -141,14 +141,17 @@ def score_classify(
     predicted: str | None
     if response.label_probs is not None:
         probs: dict[str, float] = {}
+        named: dict[str, str] = {}  # canonical -> the classifier's own name (label_map's key)
         for name, p in response.label_probs.items():
             canonical = label_map.get(name, name.strip().lower())
             probs[canonical] = probs.get(canonical, 0.0) + p
+            named.setdefault(canonical, name)
         unknown = sorted(set(probs) - set(labels))
         if unknown:
+            raw = named[unknown[0]]
             return _failed(
-                f"classifier label {unknown[0]!r} is not one of {list(labels)}; map it with "
-                f'-O label_map=\'{{"{unknown[0]}": "{labels[-1]}"}}\''
+                f"classifier label {raw!r} is not one of {list(labels)}; map it with "
+                f'-O label_map=\'{{"{raw}": "{labels[-1]}"}}\''
             )
         if subtask in POSITIVE:
             p_positive = probs.get(POSITIVE[subtask], 0.0)

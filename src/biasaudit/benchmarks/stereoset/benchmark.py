@@ -103,13 +103,14 @@ def _item_scores(record: SampleRecord) -> ss_metrics.ItemScores | None:
     scores = record.scores
     if record.excluded or scores.get("stereotype") is None:
         return None
-    related = scores.get("related")
+    # every scored item records `related` with its option scores (scoring.py, both modes):
+    # 100 x comparisons won / 2
     return ss_metrics.ItemScores(
         record.data["target"],
         scores["stereotype"],
         scores["anti_stereotype"],
         scores["unrelated"],
-        related=None if related is None else related / 50.0,  # 100 x comparisons won / 2
+        related=scores["related"] / 50.0,
     )
 
 
@@ -217,11 +218,9 @@ class StereoSet(Benchmark):
         if scorer == "generate":
             options, _ = self._shown(item)
             return [mc_request(item, options, self.options.max_tokens)]
-        requests: list[Request] = []
-        requests += (
-            loglikelihood_requests(item) if scorer == "loglikelihood" else pll_requests(item)
-        )
-        return requests
+        if scorer == "loglikelihood":
+            return [*loglikelihood_requests(item)]
+        return [*pll_requests(item)]
 
     def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
         item = sample_item(sample)
