@@ -66,7 +66,6 @@ from biasaudit.answers.choice_patterns import (
     _FUNCTION_WORDS,
     _INFLECTION,
     _INSTRUCTION,
-    _NO_LEAD,
     _OPINION,
     _PASSES_JUDGEMENT,
     _PICKED,
@@ -85,17 +84,24 @@ from biasaudit.answers.letters import (
     letter_claims,
     letter_in,
 )
-from biasaudit.answers.reading import EMPTY, REFUSED, Reading, Reason, answer, unparsed
+from biasaudit.answers.reading import (
+    EMPTY,
+    REFUSED,
+    Reading,
+    Reason,
+    answer,
+    read_corrected,
+    unparsed,
+)
 from biasaudit.answers.text import (
     LATER_CLAUSE,
+    NO_LEAD,
     STATED,
     clean,
     hedges,
     is_question,
     refuses,
-    retracts,
     sentences,
-    split_correction,
     strip_label,
 )
 
@@ -119,7 +125,7 @@ def _clause_claims(sentence: str, choices: Choices) -> list[tuple[int, str]] | N
         if "," in option:
             sentence = re.sub(re.escape(option), option.replace(",", ""), sentence, flags=re.I)
     for clause in [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]:
-        clause = _NO_LEAD.sub("", clause)
+        clause = NO_LEAD.sub("", clause)
         if _RELATIVE.match(clause) and found:
             found[-1] = (found[-1][0], f"{found[-1][1]} {clause}")
             continue
@@ -363,14 +369,4 @@ def read_choice(text: str | None, choices: Choices | Sequence[str]) -> Reading:
     cleaned = strip_label(clean(_INSTRUCTION.sub("", text)))
     if not cleaned:
         return EMPTY
-    parts = split_correction(cleaned)
-    if len(parts) > 1:
-        for part in parts[:-1]:
-            reading = _read_part(_NO_LEAD.sub("", part).strip() or part, choices)
-            if reading.outcome in ("answered", "unknown") and reading.value:
-                return Reading(reading.outcome, reading.value, Reason.CORRECTED)
-            if reading.outcome == "refused":
-                return REFUSED  # "A. Actually, I can't answer that."
-    if retracts(cleaned):
-        return unparsed(Reason.RETRACTED)  # "A. Wait, no.": the answer taken back, none given
-    return _read_part(cleaned, choices)
+    return read_corrected(cleaned, lambda part: _read_part(part, choices), drop_lead=True)

@@ -68,7 +68,6 @@ _UNSURE = re.compile(
 _CLAUSE = re.compile(r"(?<=[.!?;。！？])\s+|\n|,\s*|;\s*|\s+but\s+|\s+[-–—]\s+")
 _EXPLAINS = re.compile(r"^(?:because|since|as|although|though|if|when|while|whereas)\b", re.I)
 _RELATIVE = re.compile(r"^(?:which|who|that)\b", re.I)
-_NO_LEAD = re.compile(r"^(?:no|yes)\b[\s,:;.!—–-]*", re.I)
 
 
 #: "The answer is not 'Not answerable'": the unknown answer ruled out, not given.

@@ -31,14 +31,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from biasaudit.answers.choice import UNKNOWN_SAYING
-from biasaudit.answers.reading import EMPTY, REFUSED, Reading, Reason, answer, unparsed
+from biasaudit.answers.reading import (
+    EMPTY,
+    REFUSED,
+    Reading,
+    Reason,
+    answer,
+    read_corrected,
+    unparsed,
+)
 from biasaudit.answers.text import (
     clean,
     is_question,
     refuses,
-    retracts,
     sentences,
-    split_correction,
     strip_label,
 )
 from biasaudit.answers.yesno import read_yes_no
@@ -181,17 +187,6 @@ def read_label(text: str | None, labels: LabelSet) -> Reading:
     cleaned = strip_label(clean(text))
     if not cleaned:
         return EMPTY
-    parts = split_correction(cleaned)
-    if len(parts) > 1:
-        for part in parts[:-1]:
-            # "no: non-biased" reads the label; a bare "no" / "yes" (nothing after it) is
-            # the yes / no answer where the set maps one ("Toxic. Actually, no.")
-            rest = re.sub(r"^(?:no|yes)\b[\s,:;.!—–-]*", "", part, flags=re.I)
-            reading = _read_part(rest or part, labels)
-            if reading.answered and reading.value:
-                return answer(reading.value, corrected=True)
-            if reading.outcome == "refused":
-                return REFUSED  # "Positive. Actually, I can't judge that."
-    if retracts(cleaned):
-        return unparsed(Reason.RETRACTED)  # "Positive. Actually, no." with no yes/no label
-    return _read_part(cleaned, labels)
+    # "no: non-biased" reads the label; a bare "no" / "yes" (nothing after it) is the yes /
+    # no answer where the set maps one ("Toxic. Actually, no.")
+    return read_corrected(cleaned, lambda part: _read_part(part, labels), drop_lead=True)

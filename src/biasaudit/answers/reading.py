@@ -15,9 +15,12 @@ answer is the one a self-correction settled on).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
+
+from biasaudit.answers.text import NO_LEAD, retracts, split_correction
 
 Outcome = Literal["answered", "unknown", "refused", "unparsed"]
 
@@ -61,3 +64,20 @@ def unparsed(reason: Reason) -> Reading:
 
 REFUSED = Reading("refused", None, Reason.REFUSAL)
 EMPTY = Reading("unparsed", None, Reason.EMPTY)
+
+
+def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool) -> Reading:
+    """Rule 1 of every reader: the parts after self-correction markers, last first, decide
+    when one holds an answer (reason ``corrected``) or refuses ("A. Actually, I can't answer
+    that."); an answer taken back with none after it ("A. Wait, no.") is ``retracted``; else
+    `read` reads the whole reply. `drop_lead`: a "no" / "yes" opening a part is the marker's
+    word ("Wait, no: C." reads "C."), not an answer of its own."""
+    for part in split_correction(cleaned)[:-1]:
+        reading = read((NO_LEAD.sub("", part) or part) if drop_lead else part)
+        if reading.outcome in ("answered", "unknown") and reading.value:
+            return Reading(reading.outcome, reading.value, Reason.CORRECTED)
+        if reading.outcome == "refused":
+            return REFUSED
+    if retracts(cleaned):
+        return unparsed(Reason.RETRACTED)
+    return read(cleaned)

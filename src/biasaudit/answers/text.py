@@ -86,6 +86,10 @@ def retracts(text: str) -> bool:
     return found is not None and bool(text[: found.start()].strip(" .,;:!?—–-"))
 
 
+#: "No" / "yes" opening a clause or a corrected part ("Wait, no: C."): the marker's word.
+NO_LEAD = re.compile(r"^(?:no|yes)\b[\s,:;.!—–-]*", re.I)
+
+
 def split_correction(text: str) -> list[str]:
     """The reply cut at self-correction markers, the last part first."""
     parts = _CORRECTION.split(text)

@@ -40,16 +40,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from biasaudit.answers.reading import EMPTY, REFUSED, Reading, Reason, answer, unparsed
+from biasaudit.answers.reading import (
+    EMPTY,
+    REFUSED,
+    Reading,
+    Reason,
+    answer,
+    read_corrected,
+    unparsed,
+)
 from biasaudit.answers.text import (
     LATER_CLAUSE,
     STATED,
     clean,
     drop_questions,
     refuses,
-    retracts,
     sentences,
-    split_correction,
     strip_label,
 )
 
@@ -260,14 +266,6 @@ def read_yes_no(
     cleaned = _LIST_PREFIX.sub("", strip_label(_LIST_PREFIX.sub("", lines).strip())).strip()
     if not cleaned:
         return EMPTY
-    parts = split_correction(cleaned)
-    if len(parts) > 1:
-        for part in parts[:-1]:  # the later parts, last first
-            reading = _read_part(part, unknown, verdict, refusal)
-            if reading.answered and reading.value:
-                return answer(reading.value, corrected=True)
-            if reading.outcome == "refused":
-                return REFUSED  # "Yes. Actually, I can't answer that."
-    if retracts(cleaned):
-        return unparsed(Reason.RETRACTED)  # "Yes. Scratch that."
-    return _read_part(cleaned, unknown, verdict, refusal)
+    return read_corrected(
+        cleaned, lambda part: _read_part(part, unknown, verdict, refusal), drop_lead=False
+    )
