@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from biasaudit.answers.text import NO_LEAD, retracts, split_correction
+from biasaudit.answers.text import NO_LEAD, retracts, says_cannot_tell, split_correction
 
 Outcome = Literal["answered", "unknown", "refused", "unparsed"]
 
@@ -68,14 +68,18 @@ EMPTY = Reading("unparsed", None, Reason.EMPTY)
 
 def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool) -> Reading:
     """Rule 1 of every reader: the parts after self-correction markers, last first, decide
-    when one holds an answer (reason ``corrected``) or refuses ("A. Actually, I can't answer
-    that."); an answer taken back with none after it ("A. Wait, no.") is ``retracted``; else
-    `read` reads the whole reply. `drop_lead`: a "no" / "yes" opening a part is the marker's
-    word ("Wait, no: C." reads "C."), not an answer of its own."""
+    when one holds an answer (reason ``corrected``), says the answer cannot be told ("A.
+    Actually, I can't tell.": the protocol's unknown outcome, ``hedge`` where it has none,
+    never the answer taken back) or refuses ("A. Actually, I can't answer that."); an
+    answer taken back with none after it ("A. Wait, no.") is ``retracted``; else `read`
+    reads the whole reply. `drop_lead`: a "no" / "yes" opening a part is the marker's word
+    ("Wait, no: C." reads "C."), not an answer of its own."""
     for part in split_correction(cleaned)[:-1]:
         reading = read((NO_LEAD.sub("", part) or part) if drop_lead else part)
-        if reading.outcome in ("answered", "unknown") and reading.value:
+        if reading.outcome == "unknown" or (reading.answered and reading.value):
             return Reading(reading.outcome, reading.value, Reason.CORRECTED)
+        if says_cannot_tell(part):
+            return unparsed(Reason.HEDGE)
         if reading.outcome == "refused":
             return REFUSED
     if retracts(cleaned):
