@@ -162,9 +162,12 @@ def _resolve(label: str, negated: bool, labels: LabelSet) -> str | None:
 #: answer is", "it is", "I think"), or nothing but the label.
 _STATES = re.compile(
     r"^\W*(?:(?:so|then|thus|therefore|and|but|or)\s+)?(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)\s*|"
+    r"(?:the\s+\w+|it|this|that)(?:'s|\s+is|\s+was|\s+seems)\s+(?:not\s+|n't\s+)?|"
     r"(?:it|this|that)(?:'s|\s+is)\s+|i\s+(?:think|believe|would\s+say|say)\s+(?:it'?s\s+|it\s+is\s+)?)?$",
     re.I,
 )
+#: "not X against A, only / rather / just X against B": the negation is about the target.
+_ONLY = re.compile(r"\b(?:only|rather|just|instead)\b", re.I)
 _ANSWER_WORD = re.compile(r"^\W*(?:(yes|yeah|yep)|(no|nope|nah))\b", re.I)
 
 
@@ -221,17 +224,25 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
     if not body:
         return unparsed(Reason.QUESTION)
     for i, sentence in enumerate(body):
-        found = _mentions(", ".join(committed(sentence)), vocabulary)
+        said = ", ".join(committed(sentence))
+        found = _mentions(said, vocabulary)
         if not found:
             continue
-        _, _, label, negated = found[0]
+        start, end, label, negated = found[0]
+        says_not = negated != bool(re.match(r"(?:not|non|un)", said[start:end], re.I))
         chosen = _resolve(label, negated, labels)
         negated_others = {b for _, _, b, neg in found[1:] if neg and b != label}
         if chosen is None or (negated and negated_others and chosen in negated_others):
             return unparsed(Reason.NEGATED)  # "not entailment" of three; "neither X nor Y"
+        target = _resolve(label, not negated, labels)  # the label said not to hold
+        if says_not and any(
+            b == target and not neg and _ONLY.search(said[end:b_start])
+            for b_start, _, b, neg in found[1:]
+        ):
+            return answer(target)  # "not biased against men, only biased against women"
         later = {_resolve(b, neg, labels) for _, _, b, neg in found[1:] if not neg}
         later |= {_stated_label(s, labels) for s in body[i + 1 :]}  # "True.\nFalse."
-        if later - {chosen, None} or _answer_word_differs(sentence, chosen, negated, labels):
+        if later - {chosen, None} or _answer_word_differs(sentence, chosen, says_not, labels):
             return unparsed(Reason.TWO_ANSWERS)
         return answer(chosen)
     if any(committed(s) != [s.strip()] for s in body) and not any(
@@ -241,7 +252,7 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
     return _without_label_words(" ".join(body), labels)
 
 
-def _answer_word_differs(sentence: str, chosen: str, negated: bool, labels: LabelSet) -> bool:
+def _answer_word_differs(sentence: str, chosen: str, says_not: bool, labels: LabelSet) -> bool:
     """A sentence opening with yes / no whose label says the other ("Yes, it is not toxic"):
     the set's yes / no labels where it declares them, else "yes" with a negated label or
     "no" with an affirmed one."""
@@ -251,7 +262,7 @@ def _answer_word_differs(sentence: str, chosen: str, negated: bool, labels: Labe
     said_yes = word.group(1) is not None
     if labels.yes is not None and labels.no is not None:
         return chosen != (labels.yes if said_yes else labels.no)
-    return said_yes == negated
+    return said_yes == says_not
 
 
 def _without_label_words(text: str, labels: LabelSet) -> Reading:

@@ -165,7 +165,8 @@ def hedges(text: str) -> bool:
 #: Negation words in the five languages ("no doubt", "not only", "not just" negate nothing).
 _NEG_WORD = re.compile(
     r"\b(?:not(?!\s+(?:only|just)\b)|never|no(?!\s+(?:doubt|question)\b)|nor|neither|none|"
-    r"nobody|nothing|non|nunca|ni|pas|jamais|nicht|kein\w*|nie)\b|n't\b|不|没有|没|无|非",
+    r"nobody|nothing|non|without|free\s+(?:of|from)|nunca|ni|pas|jamais|nicht|kein\w*|nie)\b|"
+    r"n't\b|不|没有|没|无|非",
     re.I,
 )
 #: Where a clause starts: punctuation, a conjunction, or "nor" (which negates its own part).
