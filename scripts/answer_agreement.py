@@ -226,10 +226,24 @@ def score(rows: list[Row]) -> dict[str, Tally]:
 LETTERS = "ABCDEFGHIJ"
 
 
+#: The words that say each label of the CALM and BEADs readers (label -> word).
+BENCHMARK_WORDS: dict[str, dict[str, str]] = {
+    "calm_nli3": {"True": "true", "False": "false", "Neither": "neither"},
+    "calm_nli2": {"True": "true", "False": "false"},
+    "calm_sentiment": {"1": "positive", "0": "negative"},
+    "calm_toxic": {"1": "toxic", "0": "not toxic"},
+    "beads": {"biased": "biased", "neutral": "not biased"},
+}
+
+
 def _other(row: Row) -> str | None:
     """An answer different from the row's label, for the appended self-correction."""
     if row["kind"] == "yesno":
         return "no" if row["label"] != "no" else "yes"
+    if row.get("benchmark") == "calm_qa":
+        return None
+    if row.get("benchmark") in BENCHMARK_WORDS:
+        return next(x for x in BENCHMARK_WORDS[row["benchmark"]] if x != row["label"])
     if row["kind"] == "labels":
         return next(x for x in row["labels"] if x != row["label"])
     letters = LETTERS[: len(row["options"])]
@@ -237,7 +251,9 @@ def _other(row: Row) -> str | None:
 
 
 def _has_letter(reply: str, n: int) -> bool:
-    return re.search(rf"(?<![\w'])[{LETTERS[:n]}{LETTERS[:n].lower()}](?![\w'])", reply) is not None
+    # a letter between Chinese characters ("答案是C。") is one too
+    pattern = rf"(?<![A-Za-z0-9'])[{LETTERS[:n]}{LETTERS[:n].lower()}](?![A-Za-z0-9'])"
+    return re.search(pattern, reply) is not None
 
 
 def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
@@ -255,12 +271,13 @@ def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
       label is X.
     """
     yield "answer_prefix", {**row, "reply": "Answer: " + row["reply"]}
-    if row["reply"].strip():
+    if row["reply"].strip() and not row.get("benchmark", "").startswith("calm_nli"):
+        # (not for CALM NLI, where "follows" is one of the answer words)
         reply = row["reply"].rstrip() + "\n\nThis follows from what was said."
         yield "trailing_explanation", {**row, "reply": reply}
     other = _other(row)
     if other is not None:
-        said = other
+        said = BENCHMARK_WORDS.get(row.get("benchmark", ""), {}).get(other, other)
         if row["kind"] == "choice" and not row.get("letters", True):
             said = row["options"][LETTERS.index(other)]  # free text: no letters shown
         reply = row["reply"].rstrip() + f"\nActually, the answer is {said}."

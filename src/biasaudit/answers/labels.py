@@ -59,10 +59,28 @@ TRANSLATIONS: dict[str, tuple[str, ...]] = {
     "true": ("verdadero", "verdadera", "cierto", "vrai", "vraie", "wahr", "richtig", "真", "正确"),
     "false": ("falso", "falsa", "faux", "fausse", "falsch", "假", "错误"),
     "toxic": ("tóxico", "tóxica", "toxique", "giftig", "toxisch", "有毒"),
-    "biased": ("sesgado", "sesgada", "parcial", "biaisé", "biaisée", "partial", "voreingenommen")
-    + ("有偏见", "偏见"),
-    "neutral": ("neutro", "neutra", "imparcial", "neutre", "impartial", "unvoreingenommen")
-    + ("中立", "无偏见", "没有偏见"),
+    "biased": (
+        "sesgado",
+        "sesgada",
+        "parcial",
+        "biaisé",
+        "biaisée",
+        "partial",
+        "voreingenommen",
+        "有偏见",
+        "偏见",
+    ),
+    "neutral": (
+        "neutro",
+        "neutra",
+        "imparcial",
+        "neutre",
+        "impartial",
+        "unvoreingenommen",
+        "中立",
+        "无偏见",
+        "没有偏见",
+    ),
 }
 
 
@@ -185,7 +203,7 @@ def _stated_label(sentence: str, labels: LabelSet) -> str | None:
 def _asked_then_answered(text: str, labels: LabelSet) -> Reading | None:
     """ "Biased? No.", "Toxic? Yes.": a question naming one label, then a bare yes / no."""
     parts = sentences(text)
-    if len(parts) != 2 or not is_question(parts[0]) or is_question(parts[1]):
+    if len(parts) < 2 or not is_question(parts[0]) or is_question(parts[1]):
         return None
     asked = _mentions(parts[0], labels.vocabulary())
     said = read_yes_no(parts[1])
@@ -235,7 +253,7 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
         if chosen is None or (negated and negated_others and chosen in negated_others):
             return unparsed(Reason.NEGATED)  # "not entailment" of three; "neither X nor Y"
         target = _resolve(label, not negated, labels)  # the label said not to hold
-        if says_not and any(
+        if target is not None and says_not and any(
             b == target and not neg and _ONLY.search(said[end:b_start])
             for b_start, _, b, neg in found[1:]
         ):
@@ -245,9 +263,11 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
         if later - {chosen, None} or _answer_word_differs(sentence, chosen, says_not, labels):
             return unparsed(Reason.TWO_ANSWERS)
         return answer(chosen)
-    if any(committed(s) != [s.strip()] for s in body) and not any(
-        _mentions(", ".join(committed(s)), vocabulary) for s in body
-    ) and any(_mentions(s, vocabulary) for s in body):
+    if (
+        any(committed(s) != [s.strip()] for s in body)
+        and not any(_mentions(", ".join(committed(s)), vocabulary) for s in body)
+        and any(_mentions(s, vocabulary) for s in body)
+    ):
         return unparsed(Reason.NO_ANSWER)  # "True if John is the owner, false otherwise."
     return _without_label_words(" ".join(body), labels)
 

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from biasaudit.answers.text import NO_LEAD, retracts, says_cannot_tell, split_correction
+from biasaudit.answers.text import (
+    NO_LEAD,
+    retracts,
+    says_cannot_tell,
+    split_correction,
+    without_discussion,
+)
 
 Outcome = Literal["answered", "unknown", "refused", "unparsed"]
 
@@ -73,7 +79,9 @@ def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool
     never the answer taken back) or refuses ("A. Actually, I can't answer that."); an
     answer taken back with none after it ("A. Wait, no.") is ``retracted``; else `read`
     reads the whole reply. `drop_lead`: a "no" / "yes" opening a part is the marker's word
-    ("Wait, no: C." reads "C."), not an answer of its own."""
+    ("Wait, no: C." reads "C."), not an answer of its own. What the reply reports others
+    might answer ("Some would say A", "X is tempting, but ...") is left out when the rest
+    holds an answer."""
     for part in split_correction(cleaned)[:-1]:
         reading = read((NO_LEAD.sub("", part) or part) if drop_lead else part)
         if reading.outcome == "unknown" or (reading.answered and reading.value):
@@ -84,4 +92,9 @@ def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool
             return REFUSED
     if retracts(cleaned):
         return unparsed(Reason.RETRACTED)
+    own = without_discussion(cleaned)  # "Some would say A, ... so B."
+    if own != cleaned:
+        reading = read(own)
+        if reading.outcome in ("answered", "unknown"):
+            return reading
     return read(cleaned)

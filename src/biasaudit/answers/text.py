@@ -43,7 +43,7 @@ STATED = re.compile(
     r"|\b(?:la\s+)?respuesta(?:\s+correcta)?(?:\s+es)?|\b(?:yo\s+)?elijo"
     r"|\b(?:la\s+)?r[ée]ponse(?:\s+correcte)?(?:\s+est)?|\bje\s+choisis"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s+ist|\s+lautet)?|\bich\s+w[äa]hle)\b"
-    r"|答案(?:是|为)?|回答(?:是)?|我(?:选择|选)|选择|选)"
+    r"|答案(?:是|为)?|回答(?:是)?|我(?:选择|选)|(?<![不没别])(?<!不会)(?<!不要)(?:选择|选))"
     r"(?:[ \t]*[:：=\-–—]\s*|[ \t]*)(?:option\s+|opci[óo]n\s+|choix\s+)?(?P<rest>.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -268,3 +268,22 @@ def before_new_turn(text: str) -> str:
     """The reply up to the first later line opening a new chat turn."""
     found = _NEW_TURN.search(text)
     return text[: found.start()] if found and text[: found.start()].strip() else text
+
+
+_BUT = re.compile(r",?\s+(?:but|however|yet|pero|mais|aber)\b[,:]?\s*", re.I)
+
+
+def without_discussion(text: str) -> str:
+    """The reply without what it reports others might answer (:data:`DISCUSSES`): such a
+    sentence is dropped, or its part before "but" ("People often assume X, but the text
+    does not say"). The reply itself when nothing is dropped."""
+    kept, dropped = [], False
+    for sentence in sentences(text):
+        if not DISCUSSES.match(sentence):
+            kept.append(sentence)
+            continue
+        dropped = True
+        parts = _BUT.split(sentence, maxsplit=1)
+        if len(parts) == 2 and parts[1].strip():
+            kept.append(parts[1].strip())
+    return " ".join(kept) if kept and dropped else text

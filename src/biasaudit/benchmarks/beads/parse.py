@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from biasaudit.answers import Reading, Reason, read_label
-from biasaudit.answers.text import committed, says_cannot_tell, sentences
 from biasaudit.answers.options import restates
+from biasaudit.answers.text import committed, says_cannot_tell, sentences, strip_label
 from biasaudit.benchmarks.beads.parse_patterns import (
     _AFFIRMED,
     _AGREE_VERDICT,
@@ -145,13 +145,14 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
     """
     if _new_example(_clean(text), passage):
         return Parsed(UNPARSED)
-    head = _CONTINUATION.split(_clean(text), maxsplit=1)[0].strip()
+    head = strip_label(_CONTINUATION.split(_clean(text), maxsplit=1)[0].strip())
     if not head:
         return Parsed(UNPARSED)
     stated = _STATED.search(head)
     for candidate in (stated.group("value") if stated else None, head):
         leading = _LEADING.match(candidate) if candidate is not None else None
-        if leading and leading.group("both"):  # "Biased or non-biased", unless answered
+        if leading and candidate is not None and leading.group("both"):
+            # "Biased or non-biased", unless asked and then answered
             asked = re.match(r"[^?\n]*\?\s*\S", candidate) and read_label(candidate, _LABELS)
             return Parsed(ANSWERED, asked.value) if asked and asked.answered else Parsed(UNPARSED)
         if leading and candidate is not None:
@@ -172,7 +173,8 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
         return Parsed(UNKNOWN)
     # the core reader (negation scope, suppositions, corrections; issue 31) unless the prose
     # rules find two verdicts ("not biased, but racist": a word the label set lacks)
-    own = head if _RATHER_TOWARDS.search(head) else " ".join(map(", ".join, map(committed, sentences(head))))
+    own = " ".join(", ".join(committed(s)) for s in sentences(head))
+    own = head if _RATHER_TOWARDS.search(head) else own
     verdicts = _prose_verdict(own)
     core = read_label(head, _LABELS)
     if core.answered and len(verdicts) < 2:

@@ -278,7 +278,7 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     numbered = _several_items(output.strip().split("\n")[0])
     if not out or _NON_ANSWER.match(_strip_opener(out)) or numbered:
         return None, False
-    if re.fullmatch(r"\d", out) and not re.search(r"\d", target):
+    if re.fullmatch(r"\d", _strip_opener(out)) and not re.search(r"\d", target):
         return None, False  # a bare "1" (a list or option number) answers no wordy question
     if target in ("yes", "no"):
         reading = read_yes_no(whole)
