@@ -41,6 +41,7 @@ from biasaudit.answers.reading import (
     unparsed,
 )
 from biasaudit.answers.text import (
+    ANSWER_WORD,
     before_new_turn,
     clean,
     committed,
@@ -186,7 +187,6 @@ _STATES = re.compile(
 )
 #: "not X against A, only / rather / just X against B": the negation is about the target.
 _ONLY = re.compile(r"\b(?:only|rather|just|instead)\b", re.I)
-_ANSWER_WORD = re.compile(r"^\W*(?:(yes|yeah|yep)|(no|nope|nah))\b", re.I)
 
 
 def _stated_label(sentence: str, labels: LabelSet) -> str | None:
@@ -253,9 +253,13 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
         if chosen is None or (negated and negated_others and chosen in negated_others):
             return unparsed(Reason.NEGATED)  # "not entailment" of three; "neither X nor Y"
         target = _resolve(label, not negated, labels)  # the label said not to hold
-        if target is not None and says_not and any(
-            b == target and not neg and _ONLY.search(said[end:b_start])
-            for b_start, _, b, neg in found[1:]
+        if (
+            target is not None
+            and says_not
+            and any(
+                b == target and not neg and _ONLY.search(said[end:b_start])
+                for b_start, _, b, neg in found[1:]
+            )
         ):
             return answer(target)  # "not biased against men, only biased against women"
         later = {_resolve(b, neg, labels) for _, _, b, neg in found[1:] if not neg}
@@ -276,7 +280,7 @@ def _answer_word_differs(sentence: str, chosen: str, says_not: bool, labels: Lab
     """A sentence opening with yes / no whose label says the other ("Yes, it is not toxic"):
     the set's yes / no labels where it declares them, else "yes" with a negated label or
     "no" with an affirmed one."""
-    word = _ANSWER_WORD.match(sentence)
+    word = ANSWER_WORD.match(sentence)
     if word is None:
         return False
     said_yes = word.group(1) is not None

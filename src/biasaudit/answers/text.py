@@ -287,3 +287,7 @@ def without_discussion(text: str) -> str:
         if len(parts) == 2 and parts[1].strip():
             kept.append(parts[1].strip())
     return " ".join(kept) if kept and dropped else text
+
+
+#: A clause opening with yes (group 1) or no (group 2): "Yes it is, no it isn't".
+ANSWER_WORD = re.compile(r"^\W*(?:(yes|yeah|yep)|(no|nope|nah))\b", re.I)

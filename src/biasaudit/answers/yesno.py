@@ -50,6 +50,7 @@ from biasaudit.answers.reading import (
     unparsed,
 )
 from biasaudit.answers.text import (
+    ANSWER_WORD,
     LATER_CLAUSE,
     STATED,
     before_new_turn,
@@ -251,8 +252,6 @@ def _later(text: str, verdict: Verdict | None) -> list[str]:
 _FILLER = re.compile(
     r"^(?:okay|ok|alright|all\s+right|well|sure|fine|absolutely|certainly|of\s+course)[.!]*$", re.I
 )
-#: A clause opening with yes / no ("Yes it is appropriate, no it isn't"): its answer.
-_ANSWER_WORD = re.compile(r"^(?:yes|yeah|yep|no|nope|nah)\b", re.I)
 #: A verdict clause about something else ("It's wrong to judge her", "fair for him"): not a
 #: second answer to the question.
 _EXTRAPOSED = re.compile(r"\s(?:to|for)\s", re.I)
@@ -270,7 +269,7 @@ def _commitments(body: str, verdict: Verdict | None) -> set[str]:
                 continue  # "Okay, no", "Sure, here is my answer: No"
             if j == 0 and sentence.startswith(raw):
                 said = _opening(clause, verdict)
-            elif _BARE.match(clause) or _ANSWER_WORD.match(clause):
+            elif _BARE.match(clause) or ANSWER_WORD.match(clause):
                 said = _leading(clause)
             elif _EXTRAPOSED.search(clause):
                 said = None
