@@ -1,7 +1,7 @@
 """Fresh sampled replies of one model to the prompts the benchmarks send, for a corpus to label.
 
-Runs each closed-answer benchmark configuration below on a stratified sample (`--sample N`,
-drawn with SEED) through the ordinary run engine, but every generate request is sent with
+Runs each closed-answer benchmark configuration below on about N of its samples (every k-th
+in file order, from an offset set by SEED: a shard) through the ordinary run engine, but every generate request is sent with
 temperature 0.8 and a per-request seed derived from SEED (the benchmarks ask for greedy
 replies; sampled ones are the replies nobody tuned the readers for). Nothing is cached (a
 sampled reply must not answer a later greedy request). The run folders go to OUT/<config>/,
@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -25,11 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.api import evaluate_one
+from biasaudit.data import DataStore
+from biasaudit.plugin import benchmark_class
 from biasaudit.models import base as model_base
 from biasaudit.requests import GenerateRequest, Response
 from biasaudit.runner import engine
 
 ROOT = Path(__file__).resolve().parent.parent
+DATA = os.environ.get("BIASAUDIT_DATA_DIR")
 TEMPERATURE = 0.8
 #: (folder name, benchmark, options): the closed-answer generative configurations.
 CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
@@ -37,7 +41,7 @@ CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
     ("bbq_free", "bbq", {"protocol": "free_text"}),
     ("stop", "stop", {"max_tokens": 40}),
     ("bbnli", "bbnli", {"protocol": "generative"}),
-    ("calm", "calm", {}),
+    ("calm", "calm", {"tasks": ["nli", "sentiment", "qa"]}),
     ("stop_downstream", "stop_downstream", {"tasks": ["bbq", "stereoset", "crows_pairs"]}),
     ("stereoset", "stereoset", {"scorer": "generate"}),
     ("beads_classify", "beads", {"task": "classify", "mode": "generate"}),
@@ -116,6 +120,8 @@ def main() -> None:
             continue
         run = out / name
         if not (run / "results.json").exists():
+            # every k-th sample of the file (spread over its groups), about SPREAD of them
+            total = len(benchmark_class(bench).from_dict(options, DataStore(DATA)).load_samples())
             evaluate_one(
                 bench,
                 model,
@@ -124,7 +130,7 @@ def main() -> None:
                 output_dir=run,
                 use_cache=False,
                 seed=seed,
-                sample=n,
+                shard=(seed % max(1, total // n), max(1, total // n)),
                 progress=False,
                 overwrite=True,
                 tolerate=False,

@@ -102,6 +102,21 @@ def check_scores(read: Any, extraction: Any) -> dict[str, Any]:
     return {"extracted": extraction, "readers_agree": agree, "readers": verdict}
 
 
+def combine(checks: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One sample's check from several turns' (STOP): ``extracted`` lists every turn's,
+    ``readers_agree`` is the share of the checked turns that agree (None: none checked),
+    ``readers`` is "disagree" when any turn disagrees, else the first turn's verdict kind
+    among "agree", "text_abstained", "no_extraction"."""
+    agree = [c["readers_agree"] for c in checks if c["readers_agree"] is not None]
+    verdicts = [c["readers"] for c in checks]
+    order = ("disagree", "agree", "text_abstained", "no_extraction")
+    return {
+        "extracted": [c["extracted"] for c in checks],
+        "readers_agree": sum(agree) / len(agree) if agree else None,
+        "readers": next((v for v in order if v in verdicts), "no_extraction"),
+    }
+
+
 def metric_specs(options: Any) -> list[MetricSpec]:
     """The agreement metric when a benchmark's options ask for extraction, else none."""
     return [agreement_spec()] if getattr(options, "answer_mode", None) == "extract" else []

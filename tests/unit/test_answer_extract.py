@@ -16,7 +16,10 @@ from biasaudit import extraction
 from biasaudit.benchmarks.base import Benchmark, Sample, SampleScore
 from biasaudit.benchmarks.bbnli.benchmark import BBNLI
 from biasaudit.benchmarks.bbq.benchmark import BBQ, BBQOptions
+from biasaudit.benchmarks.beads.benchmark import Beads
 from biasaudit.benchmarks.calm.benchmark import CALM
+from biasaudit.benchmarks.stereoset.benchmark import StereoSet
+from biasaudit.benchmarks.stop.benchmark import STOP
 from biasaudit.benchmarks.stop_downstream.benchmark import StopDownstream
 from biasaudit.data import DataStore
 from biasaudit.metrics.frame import frame
@@ -221,3 +224,76 @@ def test_agreement_metric_is_the_share_of_checked_samples() -> None:
         extraction.agreement_spec()
     ]
     assert extraction.metric_specs(BBQOptions.model_validate({})) == []
+
+
+def test_stereoset_generate_letters(store: DataStore) -> None:
+    free, extract = _pair(StereoSet, store, scorer="generate", splits=["intrasentence"])
+    sample = extract.load_samples()[0]
+    exchanges, follow = _rounds(free, extract, sample, "B")
+    assert follow.choices == ("A", "B", "C")
+    agree = _checked(extract, sample, exchanges, follow, "B")
+    assert agree.scores["choice"] is not None and agree.scores["readers"] == "agree"
+    assert agree.scores["extracted"] == agree.scores["choice"]
+    other = _checked(extract, sample, exchanges, follow, "C")
+    assert other.scores["readers"] == "disagree"
+    assert other.scores["extracted"] not in (None, agree.scores["choice"])
+
+
+@pytest.mark.parametrize(
+    ("options", "reply", "closed", "read", "other"),
+    [
+        ({"task": "stereotype"}, "I agree.", ("I agree.", "I disagree."), "agree", "disagree"),
+        (
+            {"task": "classify", "mode": "generate"},
+            "Biased",
+            ("Biased", "Non-Biased"),
+            "biased",
+            "neutral",
+        ),
+    ],
+)
+def test_beads_verdicts_and_labels(
+    store: DataStore,
+    options: dict[str, str],
+    reply: str,
+    closed: tuple[str, str],
+    read: str,
+    other: str,
+) -> None:
+    free, extract = _pair(Beads, store, **options)
+    sample = extract.load_samples()[0]
+    exchanges, follow = _rounds(free, extract, sample, reply)
+    assert follow.choices == closed
+    agree = _checked(extract, sample, exchanges, follow, closed[0])
+    assert (agree.scores["extracted"], agree.scores["readers"]) == (read, "agree")
+    disagree = _checked(extract, sample, exchanges, follow, closed[1])
+    assert (disagree.scores["extracted"], disagree.scores["readers"]) == (other, "disagree")
+
+
+def test_stop_checks_every_turn_outside_the_history(store: DataStore) -> None:
+    options = {"stop_on_first_no": False, "counterfactual": False}
+    free, extract = _pair(STOP, store, **options)
+    sample = extract.load_samples()[0]
+    replies = ["No.", "Yes, it is fine.", "Maybe.", "No", "No"]
+    picks = ["No", "No", "Yes", "No", "No"]
+    asked: list[Exchange] = []
+    checked: list[Exchange] = []
+    for reply, pick in zip(replies, picks, strict=True):
+        (turn,) = free.next_requests(sample, asked)
+        # the history the model sees is the free mode's: the checks are side turns
+        assert extract.next_requests(sample, checked) == [turn]
+        asked.append(_reply(turn, reply))
+        checked.append(_reply(turn, reply))
+        (check,) = extract.next_requests(sample, checked)
+        assert isinstance(check, GenerateRequest) and check.choices == ("Yes", "No")
+        assert check.messages is not None and check.messages[-2].content == reply
+        checked.append(_reply(check, pick))
+    assert free.next_requests(sample, asked) == extract.next_requests(sample, checked) == []
+    scored = extract.score_sample(sample, checked)
+    assert scored.scores["answers"] == free.score_sample(sample, asked).scores["answers"]
+    assert scored.scores["answers"] == ["no", "yes", "unparsed", "no", "no"]
+    # turn 2 disagrees (yes / no), turn 3 has no reading: 3 of the 4 checked turns agree
+    assert scored.scores["readers_agree"] == 0.75
+    assert scored.scores["readers"] == "disagree"
+    assert scored.scores["extracted"] == ["no", "no", "yes", "no", "no"]
+    assert extract.expected_requests(sample) == 10
