@@ -24,7 +24,9 @@ replies are not what the numbers assume, and a person must read the marked sampl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel
 
 from biasaudit.metrics.frame import MetricSpec
 from biasaudit.requests import GenerateRequest, GenerationParams, Message
@@ -34,6 +36,16 @@ from biasaudit.results.schema import Exchange
 READER_AGREEMENT = "reader_agreement"
 #: Generous: a backend stops a constrained reply as soon as a whole choice is out.
 EXTRACT_MAX_TOKENS = 64
+
+
+class CheckScores(BaseModel):
+    """The check's per-sample scores, for a benchmark's `Scores` model to inherit (absent
+    outside extract mode). ``extracted`` is in the benchmark's own terms (an option index,
+    a label, a list of per-turn answers)."""
+
+    extracted: Any = None
+    readers_agree: float | None = None
+    readers: Literal["agree", "disagree", "text_abstained", "no_extraction"] | None = None
 
 
 def instruction(choices: Sequence[str]) -> str:

@@ -62,7 +62,12 @@ def _rounds(
 def _checked(
     bench: Benchmark, sample: Sample, exchanges: list[Exchange], follow: Any, got: str
 ) -> SampleScore:
-    return bench.score_sample(sample, [*exchanges, _reply(follow, got)])
+    """The sample scored with the follow-up answered `got` (its scores valid for the
+    benchmark's declared `Scores`, as the runner checks them)."""
+    scored = bench.score_sample(sample, [*exchanges, _reply(follow, got)])
+    if bench.Scores is not None:
+        bench.Scores.model_validate(scored.scores)
+    return scored
 
 
 def test_follow_up_continues_a_chat_and_a_prompt() -> None:
@@ -290,6 +295,8 @@ def test_stop_checks_every_turn_outside_the_history(store: DataStore) -> None:
         checked.append(_reply(check, pick))
     assert free.next_requests(sample, asked) == extract.next_requests(sample, checked) == []
     scored = extract.score_sample(sample, checked)
+    assert extract.Scores is not None
+    extract.Scores.model_validate(scored.scores)
     assert scored.scores["answers"] == free.score_sample(sample, asked).scores["answers"]
     assert scored.scores["answers"] == ["no", "yes", "unparsed", "no", "no"]
     # turn 2 disagrees (yes / no), turn 3 has no reading: 3 of the 4 checked turns agree

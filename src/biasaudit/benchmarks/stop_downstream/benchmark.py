@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from biasaudit import extraction
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
@@ -38,7 +38,7 @@ REFERENCE = "Morabito et al. 2024 (STOP), §4 Fine-tuning and App. A.5; spec STO
 BY = ["task", "task+category"]
 
 
-class ReplyScores(BaseModel):
+class ReplyScores(extraction.CheckScores):
     """The scores of one answered-or-not item (see the module docstring)."""
 
     model_config = ConfigDict(extra="forbid")
