@@ -205,6 +205,9 @@ def _result(value: float | None, n: int = 20) -> BenchmarkResult:
 def test_gate_fails_below_ninety_percent() -> None:
     assert all(f.gate != "readers_agree" for f in check(_result(0.9)).flags)
     assert all(f.gate != "readers_agree" for f in check(_result(None)).flags)
+    # 0 of 9 checked samples agree: below min_n (10), the metric's n gate fails it instead
+    few = check(_result(0.0, n=9))
+    assert [f.gate for f in few.flags] == ["min_n"]
     validity = check(_result(17 / 20))
     assert validity.status == "not measurable"
     (flag,) = [f for f in validity.flags if f.gate == "readers_agree"]

@@ -111,8 +111,8 @@ def _readers_disagree(bench: BenchmarkResult, gates: Gates) -> ValidityFlag | No
         value = metric.value
         if metric.name != READER_AGREEMENT or value is None:
             continue
-        if value >= gates.min_reader_agreement:
-            return None
+        if value >= gates.min_reader_agreement or metric.n < gates.min_n:
+            return None  # too few checked samples: the metric's own n gate says so
         message = (
             f"readers agree on {pct(value)} (< {pct(gates.min_reader_agreement)}) of "
             f"{metric.n} answered samples: the text reader and the model's own final "
