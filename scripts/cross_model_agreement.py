@@ -114,19 +114,19 @@ READERS: dict[str, Callable[[Row], tuple[str, str]]] = {
 }
 
 
-def load(name: str) -> list[Row]:
-    path = CROSS_MODEL / f"{name}.jsonl"
+def load(name: str, folder: Path = CROSS_MODEL) -> list[Row]:
+    path = folder / f"{name}.jsonl"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def corpora() -> list[str]:
-    return [name for name in READERS if (CROSS_MODEL / f"{name}.jsonl").exists()]
+def corpora(folder: Path = CROSS_MODEL) -> list[str]:
+    return [name for name in READERS if (folder / f"{name}.jsonl").exists()]
 
 
-def score(name: str) -> dict[str, Tally]:
+def score(name: str, folder: Path = CROSS_MODEL) -> dict[str, Tally]:
     """Tallies of corpus `name`: "all", "class:<class>", "model:<model>"."""
     tallies: dict[str, Any] = defaultdict(Tally)
-    for row in load(name):
+    for row in load(name, folder):
         want, got = (x if x != NONE else "unparsed" for x in READERS[name](row))
         for key in ("all", f"class:{row['class']}", f"model:{row['model']}"):
             tallies[key].add({**row, "label": want}, got)

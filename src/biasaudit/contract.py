@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from biasaudit import extraction
 from biasaudit.metrics.frame import MetricSpec, frame
 from biasaudit.requests import Capability, Request
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord, Table
@@ -172,7 +173,8 @@ class Benchmark(ABC):
         `records` is also lazy (each record is rebuilt when read, and not kept): iterate it,
         take columns (lists of scores and labels), and do not index it in a loop.
         """
-        specs = self.metric_specs()
+        # answer_mode=extract: the readers' agreement (biasaudit.extraction), for every benchmark
+        specs = [*self.metric_specs(), *extraction.metric_specs(self.options)]
         _check_unique(specs, self.name)
         metrics = [frame(records, spec, seed) for spec in specs]
         metrics += self.extra_metrics(records, seed)

@@ -33,9 +33,10 @@ class Capability(StrEnum):
 
 
 #: How a benchmark with a closed answer set asks for answers: "free" text read by its parser
-#: (the papers' protocols), or "constrained" to exactly one of the answers
-#: (`GenerateRequest.choices`).
-AnswerMode = Literal["free", "constrained"]
+#: (the papers' protocols), "constrained" to exactly one of the answers
+#: (`GenerateRequest.choices`), or "extract": the free reply, read by the parser, then one
+#: constrained follow-up turn that checks the reading (biasaudit.extraction).
+AnswerMode = Literal["free", "constrained", "extract"]
 
 
 class _Frozen(BaseModel):

@@ -58,6 +58,9 @@ class Gates:
     #: gives one answer to everything reveals nothing about bias. None: not checked.
     max_same_answer_share: float | None = None
     answer_key: str | None = None
+    #: ``answer_mode=extract``: the text reader and the constrained extraction agree on at
+    #: least this share of the answered samples (metric ``reader_agreement``).
+    min_reader_agreement: float = 0.9
     #: Metrics the gates are about (None: all); e.g. not the COBIAS human-agreement check.
     metrics: tuple[str, ...] | None = None
     #: Metrics that describe answering itself (they are how a reader sees the failure):

@@ -10,6 +10,8 @@ so nothing is lost. Gates are declared per benchmark (`Gates` in the benchmark's
 - n below ``min_n`` (a metric, a group of a breakdown, a profile cell);
 - share of samples excluded above ``max_excluded_share`` (and no samples at all);
 - one answer to (almost) everything (``max_same_answer_share`` of ``answer_key``);
+- ``answer_mode=extract``: the text reader and the constrained extraction agree on fewer
+  than ``min_reader_agreement`` of the answered samples (metric ``reader_agreement``);
 - benchmark-specific checks (``extra``): demo data, templates dropped, not a model measure;
 - a chat benchmark run on a model without a chat template (rendered as a transcript): a
   warning shown next to the numbers, not a failure.
@@ -22,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from biasaudit.discovery import discover
+from biasaudit.extraction import READER_AGREEMENT
 from biasaudit.profile.spec import BenchmarkProfile, Gates
 from biasaudit.results.schema import (
     BenchmarkResult,
@@ -102,6 +105,23 @@ def _same_answer(answers: Counter[str], gates: Gates) -> ValidityFlag | None:
     return ValidityFlag(gate="same_answer", severity="fail", message=message)
 
 
+def _readers_disagree(bench: BenchmarkResult, gates: Gates) -> ValidityFlag | None:
+    """``answer_mode=extract``: the text reader and the extraction agree too rarely."""
+    for metric in bench.metrics:
+        value = metric.value
+        if metric.name != READER_AGREEMENT or value is None:
+            continue
+        if value >= gates.min_reader_agreement or metric.n < gates.min_n:
+            return None  # too few checked samples: the metric's own n gate says so
+        message = (
+            f"readers agree on {pct(value)} (< {pct(gates.min_reader_agreement)}) of "
+            f"{metric.n} answered samples: the text reader and the model's own final "
+            "answer differ; read the samples marked readers=disagree"
+        )
+        return ValidityFlag(gate="readers_agree", severity="fail", message=message)
+    return None
+
+
 def _count(records: Iterable[SampleRecord], gates: Gates) -> tuple[Counter[str], Counter[str]]:
     """(outcomes, parsed answers) in one pass: records may be rebuilt each time they are read."""
     outcomes: Counter[str] = Counter()
@@ -141,6 +161,8 @@ def check(
             flags.append(ValidityFlag(gate=found[0], severity="fail", message=found[1]))
         if flag := _same_answer(answers, gates):
             flags.append(flag)
+    if flag := _readers_disagree(bench, gates):
+        flags.append(flag)
     if gates.extra is not None:
         flags += gates.extra(bench)
     if chat_as_transcript and generative:

@@ -68,11 +68,12 @@ def check_capabilities(benchmark: Benchmark, backend: Backend, spec: str) -> Non
     benchmark.bind_backend(backend.capabilities)
     missing = benchmark.required_capabilities() - backend.capabilities
     if not missing:
-        if getattr(benchmark.options, "answer_mode", "free") == "constrained":
+        mode = getattr(benchmark.options, "answer_mode", "free")
+        if mode in ("constrained", "extract"):
             problem = backend.choice_support()
             if problem is not None:
                 raise CapabilityError(
-                    f"benchmark '{benchmark.name}' with answer_mode=constrained: {problem} "
+                    f"benchmark '{benchmark.name}' with answer_mode={mode}: {problem} "
                     "(run with answer_mode=free, or on embedded, gguf, hf or a vLLM server)"
                 )
         return

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
+from biasaudit import extraction
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.bbnli.aggregate import BIASED_ANSWER, METRICS, TEST_METRICS, tables
 from biasaudit.benchmarks.bbnli.labels import build_label_map, parse_label_map, predict
@@ -64,7 +65,8 @@ class BBNLIOptions(BenchmarkOptions):
     #: avoid: they read "not"/"know" as "no" and count unreadable replies as Neutral).
     parser: ParserMode = "strict"
     max_tokens: int = Field(32, ge=1)
-    #: Generative: "free" (the paper's free reply) or "constrained" (exactly Yes or No)
+    #: Generative: "free" (the paper's free reply), "constrained" (exactly Yes or No) or
+    #: "extract" (the free reply, then a constrained turn that checks its reading)
     answer_mode: AnswerMode = "free"
     #: NLI: explicit label map for generic label names, "LABEL_0:entailment,...".
     label_map: str | None = None
@@ -241,9 +243,18 @@ class BBNLI(Benchmark):
             messages=(Message(role="user", content=text),), params=params, choices=choices
         )
 
+    def _n_first(self, sample: Sample) -> int:
+        """Requests of the first round: the sample's own and its twin's."""
+        return 2 if "twin_hypothesis" in sample.data else 1
+
+    def _extracting(self) -> bool:
+        return self.protocol != "nli" and self.options.answer_mode == "extract"
+
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:
-            return []
+            if not self._extracting():
+                return []
+            return list(extraction.extract_round(exchanges, self._n_first(sample), YES_NO))
         data = sample.data
         requests = [self._request(data["premise"], data["hypothesis"])]
         if "twin_hypothesis" in data:
@@ -251,7 +262,7 @@ class BBNLI(Benchmark):
         return requests
 
     def expected_requests(self, sample: Sample) -> int | None:
-        return 2 if "twin_hypothesis" in sample.data else 1
+        return self._n_first(sample) + int(self._extracting())
 
     # -- scoring ---------------------------------------------------------------------------
 
@@ -287,7 +298,8 @@ class BBNLI(Benchmark):
         scores: dict[str, Any] = {}
         labels: list[str | None] = []
         outcomes: list[str] = []
-        for exchange in exchanges[: 2 if "twin_hypothesis" in data else 1]:
+        n_first = self._n_first(sample)
+        for exchange in exchanges[:n_first]:
             if self.protocol == "nli":
                 outcome, label = self._nli_label(exchange)
             else:
@@ -297,6 +309,10 @@ class BBNLI(Benchmark):
                     scores["answer"] = parsed.answer
                     scores["fallback"] = parsed.fallback
                     scores["reason"] = parsed.reason  # the core reader's reason code
+                    if self._extracting():
+                        picked = extraction.extracted(exchanges, n_first)
+                        answer = parsed.answer if parsed.outcome == "answered" else None
+                        scores |= extraction.check_scores(answer, picked and picked.lower())
             outcomes.append(outcome)
             labels.append(label)
         own = labels[0] if labels else None

@@ -21,6 +21,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
+from biasaudit import extraction
 from biasaudit.benchmarks import Benchmark, BenchmarkOptions, MetricSpec, Sample, SampleScore
 from biasaudit.benchmarks.bbq import aggregate
 from biasaudit.benchmarks.bbq.metrics import (
@@ -77,8 +78,9 @@ class BBQOptions(BenchmarkOptions):
     temperature: float = Field(0.0, ge=0, description="generation temperature (0 = greedy)")
     answer_mode: AnswerMode = Field(
         "free",
-        description="letter / free_text: free reply (read by the parser) or constrained to "
-        "exactly one letter / option text",
+        description="letter / free_text: free reply (read by the parser), constrained to "
+        "exactly one letter / option text, or extract (the free reply, then a constrained "
+        "turn that checks the parser's reading; docs/answers.md)",
     )
     authors_exact: bool = Field(
         False,
@@ -157,11 +159,19 @@ class BBQ(Benchmark):
         return [_sample(item) for item in self.items()]
 
     def expected_requests(self, sample: Sample) -> int | None:
-        return 3 if self.options.protocol == "loglikelihood" else 1
+        if self.options.protocol == "loglikelihood":
+            return 3
+        return 2 if self.options.answer_mode == "extract" else 1
+
+    def _choices(self, sample: Sample) -> tuple[str, ...]:
+        """The closed answer set: the letters, or the options' texts (free_text)."""
+        return LETTERS if self.options.protocol == "letter" else tuple(sample.data["answers"])
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:
-            return []
+            if self.options.answer_mode != "extract":
+                return []
+            return list(extraction.extract_round(exchanges, 1, self._choices(sample)))
         d = sample.data
         if self.options.protocol == "loglikelihood":
             context = loglikelihood_context(d["context"], d["question"])
@@ -176,16 +186,14 @@ class BBQ(Benchmark):
             seed=self.seed,
         )
         content = build(d["context"], d["question"], d["answers"])
-        choices = None
-        if self.options.answer_mode == "constrained":
-            letters = self.options.protocol == "letter"
-            choices = LETTERS if letters else tuple(d["answers"])
+        choices = self._choices(sample) if self.options.answer_mode == "constrained" else None
         message = (Message(role="user", content=content),)
         return [GenerateRequest(messages=message, params=params, choices=choices)]
 
     def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
         d = sample.data
-        failed = [e.response.error for e in exchanges if not e.response.ok]
+        read = exchanges if self.options.protocol == "loglikelihood" else exchanges[:1]
+        failed = [e.response.error for e in read if not e.response.ok]
         if failed or not exchanges:
             reason = failed[0] if failed else "no response"
             return SampleScore(["error"], {"chosen": None}, True, f"request failed: {reason}")
@@ -210,6 +218,10 @@ class BBQ(Benchmark):
             )
             chosen, outcome = parsed.chosen, parsed.outcome
             scores["reason"] = parsed.reason
+            if self.options.answer_mode == "extract":
+                picked = extraction.extracted(exchanges, 1)
+                index = self._choices(sample).index(picked) if picked is not None else None
+                scores |= extraction.check_scores(chosen, index)
         item = ItemChoice(chosen, d["label"], d["target_loc"], d["unknown_loc"])
         scores |= {
             "chosen": chosen,

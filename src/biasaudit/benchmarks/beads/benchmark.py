@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from biasaudit import extraction
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.beads import fewshot, judging, masked, prompts, tasks
 from biasaudit.benchmarks.beads.metric_specs import BIAS_RATE, METRICS
@@ -53,6 +54,10 @@ Task = Literal[
     "similarity",
 ]
 PAIR_TASKS = ("judge", "probability", "similarity")
+
+
+#: The stereotype probe's score key and the verdicts its 1.0 and 0.0 stand for.
+_AGREE = ("agree", "agree", "disagree")
 
 
 class BeadsOptions(BenchmarkOptions):
@@ -94,6 +99,10 @@ class BeadsOptions(BenchmarkOptions):
     mask_top_k: int = Field(default=10, ge=1)
     occurrence: Literal["all", "first"] = "all"
     max_tokens: int = Field(default=64, ge=1)
+    #: classify (generate mode, bias, zero-shot), variation, stereotype: "free" (the reply
+    #: read by the parser) or "extract" (then one constrained turn asks for the label /
+    #: verdict and checks the reading; docs/answers.md)
+    answer_mode: Literal["free", "extract"] = "free"
     #: judge / probability / similarity: the rewrites file written by the rewrite analysis
     pairs: str | None = None
 
@@ -220,9 +229,23 @@ class Beads(Benchmark):
         )
         return GenerateRequest(messages=(Message(role="user", content=content),), params=params)
 
+    def _extract_answers(self) -> dict[str, str] | None:
+        """answer_mode=extract: the closed set as the prompt words it -> the parser's value
+        (None: this task has no closed set to extract, or the mode is free)."""
+        opts = self.options
+        if opts.answer_mode != "extract":
+            return None
+        if opts.task == "stereotype":
+            return {"I agree.": "agree", "I disagree.": "disagree"}
+        bias_label = opts.subtask == "bias" and not opts.shots and self._generates()
+        if opts.task == "variation" or (opts.task == "classify" and bias_label):
+            return {"Biased": "biased", "Non-Biased": "neutral"}
+        return None
+
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:
-            return []
+            closed = self._extract_answers()
+            return list(extraction.extract_round(exchanges, 1, list(closed or ())))
         task, data = self.options.task, sample.data
         if task == "judge":
             return [self._chat(text) for _, text in judging.questions(sample)]
@@ -268,7 +291,7 @@ class Beads(Benchmark):
         if task == "similarity":
             return judging.score_similarity(exchanges)
         if task == "classify":
-            return tasks.score_classify(
+            scored = tasks.score_classify(
                 sample,
                 exchanges[0],
                 self.options.subtask,
@@ -276,8 +299,13 @@ class Beads(Benchmark):
                 self.options.threshold,
                 fewshot=bool(self.options.shots),
             )
+            return self._checked(scored, scored.scores.get("predicted"), exchanges)
         if task in {"variation", "stereotype"}:
-            return tasks.score_verdict(exchanges[0], task, self.options.parser)
+            scored = tasks.score_verdict(exchanges[0], task, self.options.parser)
+            key, yes, no = ("biased", "biased", "neutral") if task == "variation" else _AGREE
+            value = scored.scores.get(key)
+            read = None if value is None else (yes if value else no)
+            return self._checked(scored, read, exchanges)
         if self._masked():
             return masked.score_fill_mask(sample, exchanges[0], self.options.mask_rule)
         if task == "fill":
@@ -285,6 +313,17 @@ class Beads(Benchmark):
         if task == "spans":
             return tasks.score_spans(sample, exchanges[0], self.options.occurrence)
         return tasks.score_rewrite(exchanges[0])
+
+    def _checked(
+        self, scored: SampleScore, read: str | None, exchanges: Sequence[Exchange]
+    ) -> SampleScore:
+        """With answer_mode=extract, the text reading `read` checked against the follow-up."""
+        closed = self._extract_answers()
+        if closed is None or scored.excluded:
+            return scored
+        picked = extraction.extracted(exchanges, 1)
+        scored.scores |= extraction.check_scores(read, closed[picked] if picked else None)
+        return scored
 
     def metric_specs(self) -> Sequence[MetricSpec]:
         return METRICS[self.options.task]

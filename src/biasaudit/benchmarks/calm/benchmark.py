@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
 
+from biasaudit import extraction
 from biasaudit.benchmarks.base import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.calm import data as d
 from biasaudit.benchmarks.calm.generate import Instance, iter_split
@@ -71,7 +72,8 @@ class CALMOptions(BenchmarkOptions):
     prompt_format: PromptFormat = "code"
     max_tokens: int = Field(10, ge=1)
     #: Generate: "free" (the paper's protocol) or "constrained" to the label words / option
-    #: letters of `answer_choices` (free-form QA, which has none, stays free)
+    #: letters of `answer_choices` (free-form QA, which has none, stays free), or "extract"
+    #: (the free reply, then a constrained turn that checks its reading; not free-form QA)
     answer_mode: AnswerMode = "free"
     #: The queries end in "Answer: " with a trailing space (kept by default, as released).
     #: BPE models then often emit a newline first, which scores as wrong; "strip" drops it.
@@ -304,9 +306,14 @@ class CALM(Benchmark):
         text = self._prefixes[sample.data["source_dataset"]] + sample.data["query"]
         return text.rstrip(" ") if self.opts.answer_space == "strip" else text
 
+    def _extracting(self) -> bool:
+        return self.opts.protocol == "generate" and self.opts.answer_mode == "extract"
+
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:
-            return []
+            if not self._extracting():
+                return []
+            return list(extraction.extract_round(exchanges, 1, sample.data["choices"]))
         prompt = self.prompt(sample)
         if self.opts.protocol == "generate":
             params = GenerationParams(
@@ -324,12 +331,12 @@ class CALM(Benchmark):
 
     def expected_requests(self, sample: Sample) -> int | None:
         if self.opts.protocol == "generate":
-            return 1
+            return 1 + int(self._extracting() and len(sample.data["choices"]) > 1)
         return max(1, len(sample.data["choices"]))
 
     def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
         if self.opts.protocol == "generate":
-            return score_generation(sample.data, exchanges, self.opts.parser)
+            return score_generation(sample.data, exchanges, self.opts.parser, self._extracting())
         return score_loglikelihood(sample.data, exchanges)
 
     def metric_specs(self) -> Sequence[MetricSpec]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from biasaudit import extraction
 from biasaudit.benchmarks.base import SampleScore
 from biasaudit.benchmarks.calm.parse import (
     Parsed,
@@ -15,7 +16,12 @@ from biasaudit.benchmarks.calm.parse import (
     score_qa,
     score_sentiment,
 )
-from biasaudit.benchmarks.calm.prompts import NLI_WORDS, gold_choice
+from biasaudit.benchmarks.calm.prompts import (
+    NLI_WORDS,
+    SENTIMENT_WORDS,
+    TOXIC_WORDS,
+    gold_choice,
+)
 from biasaudit.results.schema import Exchange
 
 
@@ -40,21 +46,29 @@ def _failed(exchanges: Sequence[Exchange]) -> SampleScore | None:
 
 
 def score_generation(
-    data: dict[str, Any], exchanges: Sequence[Exchange], parser: ParserName
+    data: dict[str, Any], exchanges: Sequence[Exchange], parser: ParserName, extract: bool = False
 ) -> SampleScore:
-    failed = _failed(exchanges)
+    """One free reply read by `parser`; with `extract`, checked against the constrained
+    follow-up turn (biasaudit.extraction) when the item has a closed answer set."""
+    failed = _failed(exchanges[:1])
     if failed is not None:
         return failed
     text = exchanges[0].response.text or ""
     parsed = parse_output(data, text, parser)
-    return SampleScore(
-        outcomes=[parsed.outcome],
-        scores={
-            "correct": parsed.correct,
-            "output": normalize(text),
-            "prediction": parsed.prediction,
-        },
-    )
+    scores = {"correct": parsed.correct, "output": normalize(text), "prediction": parsed.prediction}
+    if extract and len(data["choices"]) > 1:
+        read = _as_choice(data["kind"], parsed.prediction) if parsed.outcome == "answered" else None
+        scores |= extraction.check_scores(read, extraction.extracted(exchanges, 1))
+    return SampleScore(outcomes=[parsed.outcome], scores=scores)
+
+
+def _as_choice(kind: str, prediction: str | None) -> str | None:
+    """A parsed prediction in the words of `answer_choices` (sentiment and toxicity
+    predictions are gold labels, "1" / "0"; NLI and MCQA ones are already choice words)."""
+    if prediction is None:
+        return None
+    words = {"sentiment": SENTIMENT_WORDS, "toxic": TOXIC_WORDS}.get(kind, {})
+    return words.get(prediction, prediction)
 
 
 def score_loglikelihood(data: dict[str, Any], exchanges: Sequence[Exchange]) -> SampleScore:

@@ -19,6 +19,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from biasaudit import extraction
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stereoset import metrics as ss_metrics
 from biasaudit.benchmarks.stereoset.prompts import (
@@ -45,7 +46,7 @@ from biasaudit.datasets.stereoset import (
     load_stereoset,
 )
 from biasaudit.metrics.frame import MetricSpec, metric_from_statistic
-from biasaudit.multiple_choice import option_order
+from biasaudit.multiple_choice import LETTERS, option_order
 from biasaudit.requests import Capability, Request
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord
 
@@ -68,6 +69,9 @@ class StereoSetOptions(BenchmarkOptions):
     normalise: Normalise = "mean"
     #: Generative mode: reply length.
     max_tokens: int = Field(default=48, ge=1)
+    #: Generative mode: "free" (the reply read by the parser) or "extract" (then one
+    #: constrained turn asks for the option letter and checks the reading; docs/answers.md)
+    answer_mode: Literal["free", "extract"] = "free"
 
 
 def item_sample(item: StereoSetItem) -> Sample:
@@ -203,16 +207,23 @@ class StereoSet(Benchmark):
         return [item_sample(item) for item in load_stereoset(self.store, self.options.splits)]
 
     def expected_requests(self, sample: Sample) -> int | None:
-        return 1 if self._resolved() == "generate" else 3
+        if self._resolved() == "generate":
+            return 2 if self.options.answer_mode == "extract" else 1
+        return 3
 
     def _shown(self, item: StereoSetItem) -> tuple[list[str], list[int]]:
         order = option_order(item.id, 3, self.seed)
         texts = option_texts(item)
         return [texts[i] for i in order], order
 
+    def _extracting(self) -> bool:
+        return self._resolved() == "generate" and self.options.answer_mode == "extract"
+
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         if exchanges:
-            return []
+            if not self._extracting():
+                return []
+            return list(extraction.extract_round(exchanges, 1, LETTERS[: len(LABELS)]))
         item = sample_item(sample)
         scorer = self._resolved()
         if scorer == "generate":
@@ -227,7 +238,12 @@ class StereoSet(Benchmark):
         responses = [e.response for e in exchanges]
         if exchanges and exchanges[0].request.kind == "generate":
             options, order = self._shown(item)
-            return score_choice(item.target, responses[0], options, order)
+            scored = score_choice(item.target, responses[0], options, order)
+            if self._extracting() and not scored.excluded:
+                picked = extraction.extracted(exchanges, 1)
+                label = LABELS[order[LETTERS.index(picked)]] if picked is not None else None
+                scored.scores |= extraction.check_scores(scored.scores["choice"], label)
+            return scored
         return score_options(item.target, responses, self.options.normalise)
 
     def metric_specs(self) -> Sequence[MetricSpec]:

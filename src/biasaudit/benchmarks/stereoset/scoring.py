@@ -19,18 +19,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 
 from biasaudit.benchmarks.base import SampleScore
 from biasaudit.benchmarks.stereoset.metrics import ItemScores, choice_scores, related_count
 from biasaudit.benchmarks.stereoset.prompts import LABELS
+from biasaudit.extraction import CheckScores
 from biasaudit.multiple_choice import TOOLKIT_OUTCOME, Reply, parse_response
 from biasaudit.requests import Response
 
 Normalise = Literal["mean", "sum"]
 
 
-class ItemScoreFields(BaseModel):
+class ItemScoreFields(CheckScores):
     """The scores of one scored item (see the module docstring)."""
 
     model_config = ConfigDict(extra="forbid")

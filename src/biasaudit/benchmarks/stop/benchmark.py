@@ -7,6 +7,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from biasaudit import extraction
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stop import aggregate
 from biasaudit.benchmarks.stop import metrics as m
@@ -18,7 +19,7 @@ from biasaudit.benchmarks.stop.data import (
     filter_progressions,
     load_progressions,
 )
-from biasaudit.benchmarks.stop.parse import TOOLKIT_OUTCOME, Answer, ParserMode
+from biasaudit.benchmarks.stop.parse import TOOLKIT_OUTCOME, Answer, ParserMode, parse_response
 from biasaudit.benchmarks.stop.prompts import INSTRUCTIONS, chat_messages, flat_prompt
 from biasaudit.benchmarks.stop.protocol import Conversation, next_turn, replay
 from biasaudit.data import DataStore
@@ -45,6 +46,11 @@ PRESETS: dict[str, dict[str, Any]] = {
 YES_NO = ("Yes", "No")
 
 
+def _is_check(exchange: Exchange) -> bool:
+    """A constrained follow-up of answer_mode=extract (free turns carry no closed set)."""
+    return getattr(exchange.request, "choices", None) is not None
+
+
 class STOPOptions(BenchmarkOptions):
     """Options of the STOP benchmark (``-O key=value``)."""
 
@@ -62,7 +68,8 @@ class STOPOptions(BenchmarkOptions):
     #: "strict" commits to the answer given; "faithful" is the authors' substring test.
     parser: ParserMode = "strict"
     #: "free" (the paper's protocol: the model replies freely) or "constrained" (every reply
-    #: is exactly Yes or No; an option, not the paper's measurement)
+    #: is exactly Yes or No; an option, not the paper's measurement), or "extract" (after
+    #: each free reply, a constrained side turn checks its reading; not in the history)
     answer_mode: AnswerMode = "free"
     #: Refused / empty / unparsed sentence replies: count as not-"no" (the authors' rule),
     #: as "no", or exclude the progression (reported in n_excluded).
@@ -186,13 +193,33 @@ class STOP(Benchmark):
     def expected_requests(self, sample: Sample) -> int | None:
         if self.options.stop_on_first_no:
             return None
-        return N_SENTENCES + int(self.options.counterfactual)
+        turns = N_SENTENCES + int(self.options.counterfactual)
+        return 2 * turns if self.options.answer_mode == "extract" else turns
 
     def _replay(self, exchanges: Sequence[Exchange]) -> Conversation:
+        """The conversation of the free turns (extract mode's checks are side turns)."""
+        if self.options.answer_mode == "extract":
+            exchanges = [e for e in exchanges if not _is_check(e)]
         return replay(exchanges, self.options.parser, self.options.stop_on_first_no)
+
+    def _checks(self, exchanges: Sequence[Exchange]) -> list[dict[str, Any]]:
+        """answer_mode=extract: each free turn's reading against the check that follows it."""
+        checks = []
+        for i, exchange in enumerate(exchanges):
+            if _is_check(exchange):
+                continue
+            answer = parse_response(exchange.response, self.options.parser).value
+            read = answer if answer in ("yes", "no") else None
+            picked = extraction.extracted(exchanges[i:], 1)
+            checks.append(extraction.check_scores(read, picked and picked.lower()))
+        return checks
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
         opts = self.options
+        if opts.answer_mode == "extract" and exchanges and not _is_check(exchanges[-1]):
+            check = extraction.extract_round(exchanges[-1:], 1, YES_NO)
+            if check:
+                return list(check)
         conversation = self._replay(exchanges)
         turn = next_turn(conversation, opts.stop_on_first_no, opts.counterfactual)
         if turn is None:
@@ -226,6 +253,8 @@ class STOP(Benchmark):
             "answers": answers,
             "cf_answer": conversation.cf_answer.value if conversation.cf_answer else None,
         }
+        if opts.answer_mode == "extract":
+            scores |= extraction.combine(self._checks(exchanges))
         if conversation.failed:
             step = len(answers) if conversation.cf_answer is None else "cf"
             return SampleScore(outcomes, scores, True, f"request failed at step {step}")

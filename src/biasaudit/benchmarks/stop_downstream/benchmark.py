@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
+from biasaudit import extraction
 from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stop_downstream import protocol
 from biasaudit.benchmarks.stop_downstream.prompts import TEMPLATE_IDS
@@ -37,7 +38,7 @@ REFERENCE = "Morabito et al. 2024 (STOP), §4 Fine-tuning and App. A.5; spec STO
 BY = ["task", "task+category"]
 
 
-class ReplyScores(BaseModel):
+class ReplyScores(extraction.CheckScores):
     """The scores of one answered-or-not item (see the module docstring)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -171,12 +172,14 @@ class StopDownstream(Benchmark):
         return [sample_of(item) for item in self._items()]
 
     def expected_requests(self, sample: Sample) -> int | None:
-        return 1
+        return 2 if self.options.answer_mode == "extract" else 1
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
-        if exchanges:
-            return []
         n_options = len(sample.data["options"])
+        if exchanges:
+            if self.options.answer_mode != "extract":
+                return []
+            return list(extraction.extract_round(exchanges, 1, LETTERS[:n_options]))
         constrained = self.options.answer_mode == "constrained"
         return [
             GenerateRequest(
@@ -204,4 +207,9 @@ class StopDownstream(Benchmark):
         if not response.ok:
             return SampleScore(outcomes=["error"], excluded=True, exclusion_reason=response.error)
         outcome, scores = protocol.score_reply(item, response)
+        if self.options.answer_mode == "extract":
+            picked = extraction.extracted(exchanges, 1)
+            index = LETTERS.index(picked) if picked is not None else None
+            chosen = item.labels.index(scores["choice"]) if scores["choice"] is not None else None
+            scores |= extraction.check_scores(chosen, index)
         return SampleScore(outcomes=[outcome], scores=scores)

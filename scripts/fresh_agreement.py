@@ -1,0 +1,121 @@
+"""The benchmarks' default readers on the fresh corpora (tests/corpora/fresh/).
+
+Every line there is a reply sampled at temperature 0.8 with a fresh seed
+(scripts/fresh_replies.py) from one of three models: SmolLM2-135M-Instruct and Gemma 3 270M
+(the embedded GGUFs) and SmolLM2 after 30 LoRA steps on STOP's ideal answers
+(`biasaudit finetune`, run with the `hf` backend). Each was labelled by a person reading it
+(``label``: the answer the reply commits to, or a non-answer when it commits to nothing,
+hedges, gives two answers, echoes the options or asks a question), and the labels were
+committed before any reader ran on them (git log).
+
+The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
+
+- *wrong*: the label is an answer and the reader gives another answer;
+- *over-read*: the label is a non-answer and the reader gives an answer;
+- *missed*: the label is an answer and the reader gives none.
+
+    PYTHONPATH=src python scripts/fresh_agreement.py   # markdown tables for docs/answers.md
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FRESH = ROOT / "tests" / "corpora" / "fresh"
+Row = dict[str, Any]
+
+
+def _script(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+CM = _script("cross_model_agreement")
+NONE = CM.NONE
+#: Corpus line -> the benchmark (and protocol) whose prompt produced it.
+BENCHMARK_OF = {
+    "bbq_mcq": lambda row: f"bbq ({row['protocol']})",
+    "multiple_choice": lambda row: row["source"].split()[1],  # stop_downstream / stereoset
+    "stop_yesno": lambda row: "stop",
+    "bbnli_nli": lambda row: "bbnli",
+    "calm_nli": lambda row: "calm",
+    "calm_sentiment": lambda row: "calm",
+    "calm_qa": lambda row: "calm",
+    "beads_label": lambda row: "beads (classify)",
+    "beads_agreement": lambda row: "beads (stereotype)",
+}
+
+
+@dataclass
+class Count:
+    n: int = 0
+    agree: int = 0
+    wrong: int = 0
+    over_read: int = 0
+    missed: int = 0
+    misread: list[tuple[Row, str, str]] = field(default_factory=list)
+
+    def add(self, row: Row, want: str, got: str) -> None:
+        self.n += 1
+        if want == got:
+            self.agree += 1
+            return
+        self.misread.append((row, want, got))
+        if want == NONE:
+            self.over_read += 1
+        elif got == NONE:
+            self.missed += 1
+        else:
+            self.wrong += 1
+
+    def cells(self) -> str:
+        rate = f"{100 * self.agree / self.n:.1f} % ({self.agree}/{self.n})" if self.n else "-"
+        return f"{self.n} | {rate} | {self.wrong} | {self.over_read} | {self.missed}"
+
+
+def readings() -> list[tuple[str, Row, str, str]]:
+    """(corpus, row, label, reading) of every fresh line, labels and readings as classes."""
+    out = []
+    for name in CM.corpora(FRESH):
+        for row in CM.load(name, FRESH):
+            want, got = CM.READERS[name](row)
+            out.append((name, row, want, got))
+    return out
+
+
+def counts() -> dict[tuple[str, str], Count]:
+    """Counts per (benchmark, model), with ("all", model), (benchmark, "all") and
+    ("all", "all")."""
+    table: dict[tuple[str, str], Count] = defaultdict(Count)
+    for name, row, want, got in readings():
+        bench = BENCHMARK_OF[name](row)
+        for key in ((bench, row["model"]), (bench, "all"), ("all", row["model"]), ("all", "all")):
+            table[key].add(row, want, got)
+    return dict(table)
+
+
+def markdown() -> str:
+    table = counts()
+    out = ["| benchmark | model | n | agreement | wrong | over-read | missed |"]
+    out.append("|---|---|---|---|---|---|---|")
+    for bench, model in sorted(table, key=lambda k: (k[0] == "all", k[0], k[1] == "all", k[1])):
+        out.append(f"| {bench} | {model} | {table[bench, model].cells()} |")
+    out += ["", "Disagreements (reply, model, label, reading):", ""]
+    for row, want, got in table["all", "all"].misread:
+        reply = row["reply"].replace("\n", "\\n").replace("|", "/")
+        out.append(f"- `{reply[:160]}` ({row['model']}): label {want}, read {got}")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown() + "\n")
