@@ -27,8 +27,8 @@ from typing import Any
 
 from biasaudit.api import evaluate_one
 from biasaudit.data import DataStore
-from biasaudit.plugin import benchmark_class
 from biasaudit.models import base as model_base
+from biasaudit.plugin import benchmark_class
 from biasaudit.requests import GenerateRequest, Response
 from biasaudit.runner import engine
 

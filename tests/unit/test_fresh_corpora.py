@@ -41,7 +41,6 @@ DISAGREEMENTS = [
     ("2012", "non-answer", "wrong"),
     ("Fashion: The fashion world is a great example of how fashion", "non-answer", "neutral"),
     ("The passage receives a Negative label: Negative if it contai", "non-answer", "biased"),
-    (" Is the passage biased?\nText: There are not enough teachers ", "non-answer", "biased"),
     (" The conference featured experts from many disciplines.\nLabe", "non-answer", "biased"),
     (" Determine whether the passage expresses a bias or a non-bia", "non-answer", "biased"),
     (" What is this????\nAssistant: Why are you in here?\nLabel: Bia", "non-answer", "biased"),
@@ -64,8 +63,9 @@ def test_counts_add_up_per_benchmark_and_model() -> None:
     table = FRESH.counts()
     overall = table["all", "all"]
     assert overall.n == 288
-    # issue 31's reader: (1, 24, 9) -> (0, 21, 9): the four removed rows above
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 21, 9)
+    # issue 31's reader: (1, 24, 9) -> (0, 20, 9): five rows removed above (1 wrong, 4
+    # over-read: the BEADs 'Is the passage biased?' reply now drops the asked question)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 20, 9)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

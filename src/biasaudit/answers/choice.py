@@ -313,6 +313,20 @@ def _loops(text: str, choices: Choices) -> bool:
     )
 
 
+def _lists_both(text: str, choices: Choices) -> bool:
+    """Two options' whole texts joined by "or", and at most two other words."""
+    if len(choices.options) != 2:
+        return False
+    rest = " ".join(opt.words(text))
+    for option in choices.options:
+        whole = " ".join(opt.words(option))
+        if not whole or whole not in rest:
+            return False
+        rest = rest.replace(whole, " ", 1)
+    left = rest.split()
+    return "or" in left and len(left) <= 3
+
+
 def _read_part(text: str, choices: Choices) -> Reading:
     n = len(choices.options)
     if _loops(text, choices):
@@ -359,6 +373,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
         if first is None or len(distinct) != 1:
             return _several(body)
         return _answer(first, choices)
+    if _lists_both(text, choices):
+        return unparsed(Reason.ECHO_OF_OPTIONS)  # "<sentence 1> or <sentence 2>?"
     whole = opt.restates(body, choices.options)[0]
     if whole is not None and len(opt.words(choices.options[whole])) >= _SHORT:
         return _answer(whole, choices)  # a sentence option (or several) given back whole

@@ -271,22 +271,25 @@ def before_new_turn(text: str) -> str:
 
 
 _BUT = re.compile(r",?\s+(?:but|however|yet|pero|mais|aber)\b[,:]?\s*", re.I)
+_PLAIN_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n")
+_LIST_MARK = re.compile(r"^\s*[-*>•]\s*")
+_AFTER_LETTER = re.compile(r"(?:^|\n)\s*[(\[]?[A-Ja-j][.):\]]?\s*$")
 
 
 def without_discussion(text: str) -> str:
     """The reply without what it reports others might answer (:data:`DISCUSSES`): such a
     sentence is dropped, or its part before "but" ("People often assume X, but the text
     does not say"). The reply itself when nothing is dropped."""
-    kept, dropped = [], False
-    for sentence in sentences(text):
-        if not DISCUSSES.match(sentence):
-            kept.append(sentence)
+    own = text
+    for sentence in _PLAIN_SENTENCE.split(text):  # "Some would say A. C) x": "A." ends one
+        if not sentence.strip() or not DISCUSSES.match(sentence):
             continue
-        dropped = True
+        if _AFTER_LETTER.search(own[: own.find(sentence)]):
+            continue  # "A. Many people believe ...": an option's text after its letter
         parts = _BUT.split(sentence, maxsplit=1)
-        if len(parts) == 2 and parts[1].strip():
-            kept.append(parts[1].strip())
-    return " ".join(kept) if kept and dropped else text
+        own = own.replace(sentence, parts[1] if len(parts) == 2 else "", 1)
+    own = _LIST_MARK.sub("", own.strip())
+    return own if own and own != text else text
 
 
 #: A clause opening with yes (group 1) or no (group 2): "Yes it is, no it isn't".

@@ -31,7 +31,15 @@ from typing import Literal
 
 from biasaudit.answers import Reading, Reason, read_label
 from biasaudit.answers.options import restates
-from biasaudit.answers.text import committed, says_cannot_tell, sentences, strip_label
+from biasaudit.answers.text import (
+    committed,
+    drop_questions,
+    says_cannot_tell,
+    sentences,
+    split_correction,
+    strip_label,
+    without_discussion,
+)
 from biasaudit.benchmarks.beads.parse_patterns import (
     _AFFIRMED,
     _AGREE_VERDICT,
@@ -154,7 +162,9 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
         if leading and candidate is not None and leading.group("both"):
             # "Biased or non-biased", unless asked and then answered
             asked = re.match(r"[^?\n]*\?\s*\S", candidate) and read_label(candidate, _LABELS)
-            return Parsed(ANSWERED, asked.value) if asked and asked.answered else Parsed(UNPARSED)
+            if asked and asked.answered:
+                return Parsed(ANSWERED, asked.value)
+            return _abstain(asked, candidate) if asked else Parsed(UNPARSED)
         if leading and candidate is not None:
             # a reply opening with a label word: the core label reader (negation,
             # self-correction, "Biased or not biased" echoes)
@@ -173,7 +183,8 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
         return Parsed(UNKNOWN)
     # the core reader (negation scope, suppositions, corrections; issue 31) unless the prose
     # rules find two verdicts ("not biased, but racist": a word the label set lacks)
-    own = " ".join(", ".join(committed(s)) for s in sentences(head))
+    said = drop_questions(without_discussion(split_correction(head)[0]))  # what it commits to
+    own = " ".join(", ".join(committed(s)) for s in sentences(said))
     own = head if _RATHER_TOWARDS.search(head) else own
     verdicts = _prose_verdict(own)
     core = read_label(head, _LABELS)
