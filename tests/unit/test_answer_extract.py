@@ -307,3 +307,27 @@ def test_stop_checks_every_turn_outside_the_history(store: DataStore) -> None:
     assert scored.scores["readers"] == "disagree"
     assert scored.scores["extracted"] == ["no", "no", "yes", "no", "no"]
     assert extract.expected_requests(sample) == 10
+
+
+def test_tables_list_the_marked_samples(store: DataStore) -> None:
+    free, extract = _pair(BBQ, store, protocol="letter", categories=["Sexual_orientation"])
+    records = []
+    for sample, reply, got in zip(
+        extract.load_samples()[:3], ["A", "B", "A / B / C"], ["A", "C", "B"], strict=True
+    ):
+        exchanges, follow = _rounds(free, extract, sample, reply)
+        scored = _checked(extract, sample, exchanges, follow, got)
+        records.append(
+            SampleRecord(
+                benchmark="bbq",
+                sample_id=sample.id,
+                sample_hash="h",
+                outcomes=scored.outcomes,
+                scores=scored.scores,
+            )
+        )
+    tables = extract.aggregate(records, seed=0).tables
+    # agree (A/A), disagree (B/C), text_abstained (an echo, forced B)
+    assert tables["reader_check"].rows == [["agree", 1], ["disagree", 1], ["text_abstained", 1]]
+    assert tables["reader_disagreements"].rows == [[records[1].sample_id, 2]]
+    assert "reader_check" not in free.aggregate(records, seed=0).tables
