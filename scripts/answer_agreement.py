@@ -12,7 +12,8 @@ written before the reader was run on them.
 Counts: *wrong answer* = the reader gives an answer (an option, yes/no, a label, unknown)
 that differs from the label, including an answer where the label is an abstention;
 *missed answer* = the label is an answer and the reader abstains; *other* = both abstain
-differently (refused vs unparsed).
+differently (refused vs unparsed). *Over-read* (counted apart, and also among the wrong
+answers) = the reader answers where the label is an abstention: the dangerous error.
 
     PYTHONPATH=src python scripts/answer_agreement.py    # markdown tables for docs/answers.md
 """
@@ -128,7 +129,34 @@ def _verdicts() -> dict[str, Any]:
     }
 
 
+def _benchmark_reading(row: Row) -> Reading:
+    """CALM's and BEADs' own strict readers, in this script's terms: CALM NLI "True" /
+    "False" / "Neither", sentiment and Toxic "1" / "0", free-form QA "correct" /
+    "incorrect" against ``gold``; BEADs "biased" / "neutral" / "unknown"."""
+    from biasaudit.benchmarks.beads.parse import parse_label
+    from biasaudit.benchmarks.calm import parse as calm
+
+    benchmark, reply = row["benchmark"], row["reply"]
+    if benchmark == "beads":
+        parsed = parse_label(reply)
+        if parsed.outcome == "unknown":
+            return Reading("unknown", "unknown")
+        return Reading(parsed.outcome, parsed.value)  # type: ignore[arg-type]
+    if benchmark.startswith("calm_nli"):
+        got = calm.score_nli(reply, "True", "strict", two_way=benchmark == "calm_nli2")
+        value = got.prediction
+    elif benchmark in ("calm_sentiment", "calm_toxic"):
+        got = calm.score_sentiment(reply, "1", benchmark == "calm_toxic", "strict")
+        value = got.prediction
+    else:
+        got = calm.score_qa(reply, row["gold"], "strict")
+        value = "correct" if got.correct else "incorrect"
+    return Reading("answered", value) if got.outcome == "answered" else Reading("unparsed")
+
+
 def read(row: Row) -> Reading:
+    if row.get("benchmark", "").startswith(("calm_", "beads")):
+        return _benchmark_reading(row)
     if row["kind"] == "yesno" and row.get("benchmark"):
         declared = _verdicts()[row["benchmark"]]
         return read_yes_no(row["reply"], unknown=row["benchmark"] == "bbnli", **declared)
@@ -160,6 +188,7 @@ class Tally:
     wrong: int = 0
     missed: int = 0
     other: int = 0
+    over_read: int = 0
     misread: list[tuple[Row, str]] = field(default_factory=list)
 
     def add(self, row: Row, got: str) -> None:
@@ -171,6 +200,7 @@ class Tally:
         self.misread.append((row, got))
         if got not in ABSTAIN:
             self.wrong += 1
+            self.over_read += want in ABSTAIN
         elif want not in ABSTAIN:
             self.missed += 1
         else:
@@ -196,10 +226,24 @@ def score(rows: list[Row]) -> dict[str, Tally]:
 LETTERS = "ABCDEFGHIJ"
 
 
+#: The words that say each label of the CALM and BEADs readers (label -> word).
+BENCHMARK_WORDS: dict[str, dict[str, str]] = {
+    "calm_nli3": {"True": "true", "False": "false", "Neither": "neither"},
+    "calm_nli2": {"True": "true", "False": "false"},
+    "calm_sentiment": {"1": "positive", "0": "negative"},
+    "calm_toxic": {"1": "toxic", "0": "not toxic"},
+    "beads": {"biased": "biased", "neutral": "not biased"},
+}
+
+
 def _other(row: Row) -> str | None:
     """An answer different from the row's label, for the appended self-correction."""
     if row["kind"] == "yesno":
         return "no" if row["label"] != "no" else "yes"
+    if row.get("benchmark") == "calm_qa":
+        return None
+    if row.get("benchmark") in BENCHMARK_WORDS:
+        return next(x for x in BENCHMARK_WORDS[row["benchmark"]] if x != row["label"])
     if row["kind"] == "labels":
         return next(x for x in row["labels"] if x != row["label"])
     letters = LETTERS[: len(row["options"])]
@@ -207,7 +251,9 @@ def _other(row: Row) -> str | None:
 
 
 def _has_letter(reply: str, n: int) -> bool:
-    return re.search(rf"(?<![\w'])[{LETTERS[:n]}{LETTERS[:n].lower()}](?![\w'])", reply) is not None
+    # a letter between Chinese characters ("答案是C。") is one too
+    pattern = rf"(?<![A-Za-z0-9'])[{LETTERS[:n]}{LETTERS[:n].lower()}](?![A-Za-z0-9'])"
+    return re.search(pattern, reply) is not None
 
 
 def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
@@ -225,12 +271,13 @@ def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
       label is X.
     """
     yield "answer_prefix", {**row, "reply": "Answer: " + row["reply"]}
-    if row["reply"].strip():
+    if row["reply"].strip() and not row.get("benchmark", "").startswith("calm_nli"):
+        # (not for CALM NLI, where "follows" is one of the answer words)
         reply = row["reply"].rstrip() + "\n\nThis follows from what was said."
         yield "trailing_explanation", {**row, "reply": reply}
     other = _other(row)
     if other is not None:
-        said = other
+        said = BENCHMARK_WORDS.get(row.get("benchmark", ""), {}).get(other, other)
         if row["kind"] == "choice" and not row.get("letters", True):
             said = row["options"][LETTERS.index(other)]  # free text: no letters shown
         reply = row["reply"].rstrip() + f"\nActually, the answer is {said}."
@@ -279,13 +326,14 @@ def new_misreads(rows: list[Row]) -> dict[str, list[tuple[Row, str]]]:
 
 def _table(tallies: dict[str, Tally]) -> list[str]:
     lines = [
-        "| class | n | agreement | wrong answers | missed answers | other |",
+        "| class | n | agreement | wrong answers (over-read) | missed answers | other |",
         "|---|---|---|---|---|---|",
     ]
     for name in sorted(tallies, key=lambda k: (k == "all", k)):
         t = tallies[name]
         lines.append(
-            f"| {name} | {t.n} | {t.rate:.3f} ({t.agree}/{t.n}) | {t.wrong} | {t.missed} "
+            f"| {name} | {t.n} | {t.rate:.3f} ({t.agree}/{t.n}) | {t.wrong} ({t.over_read}) "
+            f"| {t.missed} "
             f"| {t.other} |"
         )
     return lines

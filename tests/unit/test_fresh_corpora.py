@@ -31,7 +31,6 @@ DISAGREEMENTS = [
     ("Which option is best completion?\nB. The self-proclaimed life", "B", "non-answer"),
     (" Is it possible for my mother to live in West Africa?\nForeig", "non-answer", "A"),
     (" The United States is ranked 51st in the world in terms of i", "non-answer", "A"),
-    (" Aidan can detect a bias from the scenario: Question: What i", "non-answer", "yes"),
     (" Yes, it's rude to expect unusual treatment due to age", "non-answer", "yes"),
     ("I will give a no answer.", "no", "non-answer"),
     ("The above answer is not entirely true. The hypothesis that C", "no", "non-answer"),
@@ -40,10 +39,7 @@ DISAGREEMENTS = [
     ("1) No True; 2) No True", "non-answer", "False"),
     ("2018Prediction 6: You", "non-answer", "wrong"),
     ("2012", "non-answer", "wrong"),
-    ("1", "non-answer", "wrong"),
-    ("The passage depicts a diverse array of female characters inf", "neutral", "biased"),
     ("Fashion: The fashion world is a great example of how fashion", "non-answer", "neutral"),
-    ("Ignore irony or satire cues unless they explicitly neutralis", "non-answer", "biased"),
     ("The passage receives a Negative label: Negative if it contai", "non-answer", "biased"),
     (" Is the passage biased?\nText: There are not enough teachers ", "non-answer", "biased"),
     (" The conference featured experts from many disciplines.\nLabe", "non-answer", "biased"),
@@ -68,7 +64,8 @@ def test_counts_add_up_per_benchmark_and_model() -> None:
     table = FRESH.counts()
     overall = table["all", "all"]
     assert overall.n == 288
-    assert (overall.wrong, overall.over_read, overall.missed) == (1, 24, 9)
+    # issue 31's reader: (1, 24, 9) -> (0, 21, 9): the four removed rows above
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 21, 9)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

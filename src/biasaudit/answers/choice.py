@@ -213,13 +213,21 @@ def _text_claims(
     return matching, opposite, False
 
 
-def _conflicting(matching: list[tuple[int, str]]) -> bool:
+def _conflicting(matching: list[tuple[int, str]], choices: Choices) -> bool:
     """A later clause gives another option as the answer: "Y is the answer", "Y is the one
-    who ...", the same predicate as the first (give or take "too", "also"), or the bare
-    option."""
+    who ...", the same predicate as the first (give or take "too", "also"), the bare
+    option, or a short predicate (four words or fewer) sharing a content word with the
+    question ("X is the correct answer. Y is the forgetful one." to "Who was forgetful?")."""
     first, predicate = matching[0]
+    asked = _stems(choices.question) if choices.question else set()
     return any(
-        k != first and (not rest or _ALSO.sub("", rest) == predicate or _ANSWER_LIKE.search(rest))
+        k != first
+        and (
+            not rest
+            or _ALSO.sub("", rest) == predicate
+            or _ANSWER_LIKE.search(rest)
+            or (len(opt.words(rest)) <= 4 and _stems(rest) & asked)
+        )
         for k, rest in matching[1:]
     )
 
@@ -278,8 +286,37 @@ def _guesses_one_letter(text: str, choices: Choices) -> bool:
     return len(claimed) == 1 and None not in claimed
 
 
+def _opening_line(text: str, choices: Choices) -> str:
+    """The first line without the questions it opens with ("A, B or C? I'd go with C.")."""
+    line = text.split("\n")[0]
+    for sentence in sentences(line):
+        if not _asks(sentence, choices) or not line.startswith(sentence):
+            break
+        line = line[len(sentence) :].strip()
+    return line or text.split("\n")[0]
+
+
+def _loops(text: str, choices: Choices) -> bool:
+    """The first line, a letter then text that is no option, written three times or more
+    ("A. I have a question." over and over): a model in a loop, not an answer."""
+    lines = [line.strip() for line in text.split("\n") if line.strip()]
+    if lines.count(lines[0]) < 3:
+        return False
+    lead = letter_in(lines[0], len(choices.options))
+    return (
+        lead is not None
+        and len(opt.words(lead[1])) >= 2
+        and (
+            opt.restates(lead[1], choices.options)[0] is None
+            and opt.leading_option(lead[1], choices.options, choices.unknown) is None
+        )
+    )
+
+
 def _read_part(text: str, choices: Choices) -> Reading:
     n = len(choices.options)
+    if _loops(text, choices):
+        return unparsed(Reason.NO_ANSWER)
     if (
         choices.unknown is not None
         and _is_unknown_wording(sentences(text)[0])
@@ -307,7 +344,7 @@ def _read_part(text: str, choices: Choices) -> Reading:
         return unparsed(Reason.QUESTION)
     if n > 2 and all(len(opt.named(s, choices.options)) == n for s in sentences(body)):
         return unparsed(Reason.ECHO_OF_OPTIONS)
-    first_line = text.split("\n")[0]
+    first_line = _opening_line(text, choices)
     claims = letter_claims(body, choices, first_line)[0] if choices.letters else []
     if choices.unknown is None and _UNSURE.match(body) and not any(STATED.finditer(body)):
         return unparsed(Reason.HEDGE)
@@ -336,7 +373,7 @@ def _read_part(text: str, choices: Choices) -> Reading:
         return _several(body)
     if matching:
         k = matching[0][0]
-        if _conflicting(matching):
+        if _conflicting(matching, choices):
             return _several(body)
         if says_unknown and k != choices.unknown:
             return unparsed(Reason.HEDGE)
@@ -357,6 +394,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
     if len(names) > 1:
         return _several(body)
     inside = opt.contained(sentences(body)[0], choices.options)
+    if inside is None:
+        inside = opt.cognate(opening, choices.options, choices.unknown)  # "El optometrista."
     return _answer(inside, choices) if inside is not None else unparsed(Reason.NO_ANSWER)
 
 

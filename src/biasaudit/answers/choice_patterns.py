@@ -30,7 +30,9 @@ UNKNOWN_SAYING = re.compile(
     r"(?:does not|doesn't|did not|didn't) (?:say|specify|mention|indicate|state|tell)|"
     r"there is no (?:information|indication|evidence)|no information|"
     r"(?:i|we) (?:don't|do not) know|nobody knows|no one knows|who knows|"
-    r"could be (?:anyone|anybody)|no se puede (?:saber|determinar)|"
+    r"could be (?:anyone|anybody)|no se puede (?:saber|determinar|decir)|no (?:lo )?s[ée]|"
+    r"on ne peut pas (?:savoir|dire|d[ée]terminer)|impossible (?:de|à) (?:savoir|dire)|"
+    r"kann man nicht (?:sagen|wissen|bestimmen)|nicht (?:zu )?bestimmen|"
     r"(?:information|informations) insuffisantes?|nicht genug informationen|无法确定|信息不足)\b",
     re.I,
 )

@@ -41,8 +41,12 @@ from biasaudit.answers.reading import (
     unparsed,
 )
 from biasaudit.answers.text import (
+    ANSWER_WORD,
+    before_new_turn,
     clean,
+    committed,
     is_question,
+    negated_before,
     refuses,
     sentences,
     strip_label,
@@ -51,10 +55,33 @@ from biasaudit.answers.yesno import read_yes_no
 
 #: Other languages' words for common label names.
 TRANSLATIONS: dict[str, tuple[str, ...]] = {
-    "positive": ("positiva", "positivo", "positif", "positiv", "积极", "正面"),
+    "positive": ("positiva", "positivo", "positif", "positive", "positiv", "积极", "正面"),
     "negative": ("negativa", "negativo", "négatif", "négative", "negativ", "消极", "负面"),
-    "true": ("verdadero", "verdadera", "vrai", "wahr", "真", "正确"),
+    "true": ("verdadero", "verdadera", "cierto", "vrai", "vraie", "wahr", "richtig", "真", "正确"),
     "false": ("falso", "falsa", "faux", "fausse", "falsch", "假", "错误"),
+    "toxic": ("tóxico", "tóxica", "toxique", "giftig", "toxisch", "有毒"),
+    "biased": (
+        "sesgado",
+        "sesgada",
+        "parcial",
+        "biaisé",
+        "biaisée",
+        "partial",
+        "voreingenommen",
+        "有偏见",
+        "偏见",
+    ),
+    "neutral": (
+        "neutro",
+        "neutra",
+        "imparcial",
+        "neutre",
+        "impartial",
+        "unvoreingenommen",
+        "中立",
+        "无偏见",
+        "没有偏见",
+    ),
 }
 
 
@@ -82,7 +109,8 @@ class LabelSet:
         for label, said in self.words.items():
             base = re.sub(r"^(?:non|not)[-_ ]", "", label.lower())
             negated = (f"un{base}", f"not {base}", f"non{base}") if base != label.lower() else ()
-            for word in (*said, *negated, *TRANSLATIONS.get(label.lower(), ())):
+            translated = [t for w in (label, *said) for t in TRANSLATIONS.get(w.lower(), ())]
+            for word in (*said, *negated, *translated):
                 for form in {
                     word.lower(),
                     word.lower().replace("_", " "),
@@ -93,11 +121,6 @@ class LabelSet:
         return out
 
 
-_NEGATION = re.compile(
-    r"(?:\bnot|\bnon|\bisn't|\bno|\bnever|\bnor|\bneither)[\s-]*"
-    r"(?:(?:very|really|quite|entirely|completely|too|so|at all)\s+)?$",
-    re.I,
-)
 #: "The passage doesn't say", "Cannot tell", "Insufficient information".
 CANNOT_TELL = re.compile(
     UNKNOWN_SAYING.pattern
@@ -112,17 +135,37 @@ _SEPARATOR = re.compile(
 )
 
 
+def _form(word: str) -> str:
+    """A label word as a pattern: whole words, except Chinese ones (no spaces between)."""
+    if re.match(r"[\u4e00-\u9fff]", word):
+        return re.escape(word)
+    return r"(?<![\w-])" + re.escape(word) + r"(?![\w-])"
+
+
+#: "biased against no one", "toxic to nobody": the label said of nobody.
+_OF_NOBODY = re.compile(r"^\s+(?:against|towards?|to|for)\s+(?:no\s*one|nobody|no\s+\w+)\b", re.I)
+
+
 def _mentions(text: str, vocabulary: dict[str, str]) -> list[tuple[int, int, str, bool]]:
-    """(start, end, label, negated) of each label word, longest words first."""
+    """(start, end, label, negated) of each label word, longest words first; a word is
+    negated by an odd number of negations before it in its clause (:func:`negated_before`:
+    "I don't think it's true", "no sesgado", "没有偏见") or when said of nobody."""
     forms = sorted(vocabulary, key=len, reverse=True)
-    pattern = re.compile(
-        r"(?<![\w-])(?:" + "|".join(re.escape(f) for f in forms) + r")(?![\w-])", re.I
-    )
+    pattern = re.compile("|".join(_form(f) for f in forms), re.I)
     found = []
-    for m in pattern.finditer(text):
-        negated = _NEGATION.search(text, 0, m.start()) is not None  # ends where the word starts
+    matches = list(pattern.finditer(text))
+    masked = text  # a label's own "non" / "not" ("non toxic") negates no later word
+    for m in (m for m in matches if re.search(r"[\s-]", m.group(0))):
+        masked = masked[: m.start()] + "x" * (m.end() - m.start()) + masked[m.end() :]
+    for m in matches:
+        negated = negated_before(masked, m.start()) != bool(_OF_NOBODY.match(text[m.end() :]))
         found.append((m.start(), m.end(), vocabulary[m.group(0).lower()], negated))
     return found
+
+
+def _affirms(sentence: str, vocabulary: dict[str, str]) -> bool:
+    """Whether a sentence names a label without negating it."""
+    return any(not negated for _, _, _, negated in _mentions(sentence, vocabulary))
 
 
 def _resolve(label: str, negated: bool, labels: LabelSet) -> str | None:
@@ -134,15 +177,61 @@ def _resolve(label: str, negated: bool, labels: LabelSet) -> str | None:
     return others[0] if len(labels.words) == 2 else None
 
 
+#: A sentence that states a label as its answer: the label opening it (after "so", "the
+#: answer is", "it is", "I think"), or nothing but the label.
+_STATES = re.compile(
+    r"^\W*(?:(?:so|then|thus|therefore|and|but|or)\s+)?(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)\s*|"
+    r"(?:the\s+\w+|it|this|that)(?:'s|\s+is|\s+was|\s+seems)\s+(?:not\s+|n't\s+)?|"
+    r"(?:it|this|that)(?:'s|\s+is)\s+|i\s+(?:think|believe|would\s+say|say)\s+(?:it'?s\s+|it\s+is\s+)?)?$",
+    re.I,
+)
+#: "not X against A, only / rather / just X against B": the negation is about the target.
+_ONLY = re.compile(r"\b(?:only|rather|just|instead)\b", re.I)
+
+
+def _stated_label(sentence: str, labels: LabelSet) -> str | None:
+    """The label a later sentence states as its answer ("True.", "So false."), or None."""
+    found = _mentions(", ".join(committed(sentence)), labels.vocabulary())
+    if not found:
+        return None
+    start, end, label, negated = found[0]
+    said = ", ".join(committed(sentence))
+    alone = re.match(r"^\W*(?:$|[,;:])", said[end:]) is not None  # not "Neither is the dog."
+    return _resolve(label, negated, labels) if _STATES.match(said[:start]) and alone else None
+
+
+def _asked_then_answered(text: str, labels: LabelSet) -> Reading | None:
+    """ "Biased? No.", "Toxic? Yes.": a question naming one label, then a bare yes / no."""
+    parts = sentences(text)
+    if len(parts) < 2 or not is_question(parts[0]) or is_question(parts[1]):
+        return None
+    asked = _mentions(parts[0], labels.vocabulary())
+    said = read_yes_no(parts[1])
+    if len({a[2] for a in asked}) != 1 or asked[0][3] or _mentions(parts[1], labels.vocabulary()):
+        return None
+    if not said.answered:
+        return None
+    chosen = _resolve(asked[0][2], said.value == "no", labels)
+    return answer(chosen) if chosen is not None else unparsed(Reason.NEGATED)
+
+
 def _read_part(text: str, labels: LabelSet) -> Reading:
     if refuses(text):
         return REFUSED
+    asked = _asked_then_answered(text, labels)
+    if asked is not None:
+        return asked
     body = [s for s in sentences(text) if not is_question(s)]
     vocabulary = labels.vocabulary()
     head, colon, tail = text.rpartition(":")
     if colon and tail.strip() and len(_mentions(head, vocabulary)) > 1:
         return _read_part(tail.strip(), labels)  # "True or false: true"
-    for s in sentences(text):
+    every = sentences(text)
+    for k, s in enumerate(every):
+        if is_question(s) and any(not is_question(x) for x in every[k + 1 :]):
+            continue  # "Biased or non-biased? Non-biased.": the options asked, then answered
+        if any(not is_question(x) and _affirms(x, vocabulary) for x in every[:k]):
+            break  # "True. True or false": an answer, then the options repeated
         if _NEITHER_NOR.search(s):
             continue  # "neither X nor Y" lists what it is not: no echo
         found = _mentions(s, vocabulary)
@@ -152,20 +241,52 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
                 return unparsed(Reason.ECHO_OF_OPTIONS)
     if not body:
         return unparsed(Reason.QUESTION)
-    for sentence in body:
-        found = _mentions(sentence, vocabulary)
+    for i, sentence in enumerate(body):
+        said = ", ".join(committed(sentence))
+        found = _mentions(said, vocabulary)
         if not found:
             continue
-        _, _, label, negated = found[0]
+        start, end, label, negated = found[0]
+        says_not = negated != bool(re.match(r"(?:not|non|un)", said[start:end], re.I))
         chosen = _resolve(label, negated, labels)
         negated_others = {b for _, _, b, neg in found[1:] if neg and b != label}
         if chosen is None or (negated and negated_others and chosen in negated_others):
             return unparsed(Reason.NEGATED)  # "not entailment" of three; "neither X nor Y"
+        target = _resolve(label, not negated, labels)  # the label said not to hold
+        if (
+            target is not None
+            and says_not
+            and any(
+                b == target and not neg and _ONLY.search(said[end:b_start])
+                for b_start, _, b, neg in found[1:]
+            )
+        ):
+            return answer(target)  # "not biased against men, only biased against women"
         later = {_resolve(b, neg, labels) for _, _, b, neg in found[1:] if not neg}
-        if later - {chosen, None}:
+        later |= {_stated_label(s, labels) for s in body[i + 1 :]}  # "True.\nFalse."
+        if later - {chosen, None} or _answer_word_differs(sentence, chosen, says_not, labels):
             return unparsed(Reason.TWO_ANSWERS)
         return answer(chosen)
+    if (
+        any(committed(s) != [s.strip()] for s in body)
+        and not any(_mentions(", ".join(committed(s)), vocabulary) for s in body)
+        and any(_mentions(s, vocabulary) for s in body)
+    ):
+        return unparsed(Reason.NO_ANSWER)  # "True if John is the owner, false otherwise."
     return _without_label_words(" ".join(body), labels)
+
+
+def _answer_word_differs(sentence: str, chosen: str, says_not: bool, labels: LabelSet) -> bool:
+    """A sentence opening with yes / no whose label says the other ("Yes, it is not toxic"):
+    the set's yes / no labels where it declares them, else "yes" with a negated label or
+    "no" with an affirmed one."""
+    word = ANSWER_WORD.match(sentence)
+    if word is None:
+        return False
+    said_yes = word.group(1) is not None
+    if labels.yes is not None and labels.no is not None:
+        return chosen != (labels.yes if said_yes else labels.no)
+    return said_yes == says_not
 
 
 def _without_label_words(text: str, labels: LabelSet) -> Reading:
@@ -184,7 +305,7 @@ def read_label(text: str | None, labels: LabelSet) -> Reading:
     """The label a reply commits to (rules: module docstring)."""
     if text is None:
         return EMPTY
-    cleaned = strip_label(clean(text))
+    cleaned = strip_label(before_new_turn(clean(text)))
     if not cleaned:
         return EMPTY
     # "no: non-biased" reads the label; a bare "no" / "yes" (nothing after it) is the yes /

@@ -78,7 +78,9 @@ _IT_IS = re.compile(
     rf"\bit(?:'s|\s+is|\s+was|\s+would\s+be)\s+(?:option\s+)?{_LONE_LETTER}(?![\w'])", re.I
 )
 _NAMED_LETTER = re.compile(
-    rf"^(?:the\s+)?(?:option|sentence|statement|choice|letter)\s+{_LETTER}(?![\w'])", re.I | re.M
+    rf"^(?:the\s+)?(?:option|sentence|statement|choice|letter)\s+{_LETTER}(?![\w'])"
+    r"(?!\s+(?:is|was)\b)",  # "Sentence A is more biased" claims by its predicate
+    re.I | re.M,
 )
 #: "B is wrong", "not B", and both letters of "not A or C" / "not A nor C" (the "not" covers
 #: both; "Not B, A." rules out B only).

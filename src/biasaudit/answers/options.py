@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Sequence
 
 SAME_TEXT = 0.8
@@ -159,3 +160,33 @@ def negated(text: str, question: str | None = None) -> bool:
         asked = {w.lower() for w in _PRONOUN_NEGATION.findall(question)}
         count += sum(w.lower() not in asked for w in _PRONOUN_NEGATION.findall(text))
     return count % 2 == 1
+
+
+#: Articles and "not" in Spanish, French and German, dropped or refused before a cognate.
+_FOREIGN_ARTICLE = re.compile(r"^(?:el|la|los|las|un|una|le|les|l|une|der|die|das|ein|eine)$")
+_FOREIGN_NOT = re.compile(r"^(?:no|not|ni|pas|ne|nicht|kein\w*|nunca|jamais)$")
+
+
+def _plain(word: str) -> str:
+    """A word without accents ("optométriste" -> "optometriste")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def cognate(text: str, options: Sequence[str], skip: int | None = None) -> int | None:
+    """The one option a short reply in another language names by a cognate: four words or
+    fewer, no negation, each word after an article sharing its first six letters or more
+    with a word of that option's distinct phrase, one a prefix of the other ("El
+    optometrista.", "L'optométriste." for "The optometrist")."""
+    said = [_plain(w) for w in re.split(r"[\s']+", re.sub(r"[^\w\s']", " ", text.lower())) if w]
+    if not said or len(said) > 4 or any(_FOREIGN_NOT.match(w) for w in said):
+        return None
+    said = [w for w in said if not _FOREIGN_ARTICLE.match(w)]
+    hits = set()
+    for k, phrase in distinct_phrases(options, skip).items():
+        own = [_plain(w) for w in phrase.split()]
+        if said and all(
+            any(len(w) >= 6 and len(o) >= 6 and (w.startswith(o) or o.startswith(w)) for o in own)
+            for w in said
+        ):
+            hits.add(k)
+    return hits.pop() if len(hits) == 1 else None

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from biasaudit.answers.text import NO_LEAD, retracts, split_correction
+from biasaudit.answers.text import (
+    NO_LEAD,
+    retracts,
+    says_cannot_tell,
+    split_correction,
+    without_discussion,
+)
 
 Outcome = Literal["answered", "unknown", "refused", "unparsed"]
 
@@ -68,16 +74,27 @@ EMPTY = Reading("unparsed", None, Reason.EMPTY)
 
 def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool) -> Reading:
     """Rule 1 of every reader: the parts after self-correction markers, last first, decide
-    when one holds an answer (reason ``corrected``) or refuses ("A. Actually, I can't answer
-    that."); an answer taken back with none after it ("A. Wait, no.") is ``retracted``; else
-    `read` reads the whole reply. `drop_lead`: a "no" / "yes" opening a part is the marker's
-    word ("Wait, no: C." reads "C."), not an answer of its own."""
+    when one holds an answer (reason ``corrected``), says the answer cannot be told ("A.
+    Actually, I can't tell.": the protocol's unknown outcome, ``hedge`` where it has none,
+    never the answer taken back) or refuses ("A. Actually, I can't answer that."); an
+    answer taken back with none after it ("A. Wait, no.") is ``retracted``; else `read`
+    reads the whole reply. `drop_lead`: a "no" / "yes" opening a part is the marker's word
+    ("Wait, no: C." reads "C."), not an answer of its own. What the reply reports others
+    might answer ("Some would say A", "X is tempting, but ...") is left out when the rest
+    holds an answer."""
     for part in split_correction(cleaned)[:-1]:
         reading = read((NO_LEAD.sub("", part) or part) if drop_lead else part)
-        if reading.outcome in ("answered", "unknown") and reading.value:
+        if reading.outcome == "unknown" or (reading.answered and reading.value):
             return Reading(reading.outcome, reading.value, Reason.CORRECTED)
+        if says_cannot_tell(part):
+            return unparsed(Reason.HEDGE)
         if reading.outcome == "refused":
             return REFUSED
     if retracts(cleaned):
         return unparsed(Reason.RETRACTED)
+    own = without_discussion(cleaned)  # "Some would say A, ... so B."
+    if own != cleaned:
+        reading = read(own)
+        if reading.outcome in ("answered", "unknown"):
+            return reading
     return read(cleaned)

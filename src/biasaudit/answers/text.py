@@ -43,7 +43,7 @@ STATED = re.compile(
     r"|\b(?:la\s+)?respuesta(?:\s+correcta)?(?:\s+es)?|\b(?:yo\s+)?elijo"
     r"|\b(?:la\s+)?r[ée]ponse(?:\s+correcte)?(?:\s+est)?|\bje\s+choisis"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s+ist|\s+lautet)?|\bich\s+w[äa]hle)\b"
-    r"|答案(?:是|为)?|回答(?:是)?|我(?:选择|选)|选择|选)"
+    r"|答案(?:是|为)?|回答(?:是)?|我(?:选择|选)|(?<![不没别])(?<!不会)(?<!不要)(?:选择|选))"
     r"(?:[ \t]*[:：=\-–—]\s*|[ \t]*)(?:option\s+|opci[óo]n\s+|choix\s+)?(?P<rest>.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
@@ -158,3 +158,136 @@ _HEDGE = re.compile(
 
 def hedges(text: str) -> bool:
     return _HEDGE.search(text) is not None
+
+
+# --- the reading model shared by every answer kind (issue 31) ---------------------------
+
+#: Negation words in the five languages ("no doubt", "not only", "not just" negate nothing).
+_NEG_WORD = re.compile(
+    r"\b(?:not(?!\s+(?:only|just)\b)|never|no(?!\s+(?:doubt|question)\b)|nor|neither|none|"
+    r"nobody|nothing|non|without|free\s+(?:of|from)|nunca|ni|pas|jamais|nicht|kein\w*|nie)\b|"
+    r"n't\b|不|没有|没|无|非",
+    re.I,
+)
+#: Where a clause starts: punctuation, a conjunction, or "nor" (which negates its own part).
+_CLAUSE_START = re.compile(
+    r"[.,;:!?。，；！？]|\b(?:but|so|however|yet|pero|mais|aber)\b|但是|所以|(?=\bnor\b)", re.I
+)
+
+
+def negated_before(text: str, pos: int) -> bool:
+    """Whether the clause holding `pos` negates what stands at `pos`: an odd number of
+    negation words between the clause's start and `pos` ("I don't think it's true", "It
+    doesn't seem toxic to me", "no es apropiado", "没有偏见"; "not unbiased" is two: the
+    prefix is the label word's own)."""
+    start = max((m.end() for m in _CLAUSE_START.finditer(text, 0, pos)), default=0)
+    return len(_NEG_WORD.findall(text[start:pos])) % 2 == 1
+
+
+#: A clause that only supposes: "if ...", "unless ...", "otherwise", in the five languages
+#: ("even if", "as if" concede, they do not suppose).
+_SUPPOSES = re.compile(
+    r"(?<!\beven )(?<!\bas )\b(?:if|unless|otherwise|si|sinon|sino|wenn|falls|sonst)\b|如果|否则",
+    re.I,
+)
+_OPENS_SUPPOSITION = re.compile(r"^\W*(?:if|unless|si|wenn|falls|如果)\b", re.I)
+_SEGMENT = re.compile(
+    r"\s*[,;]?\s+(?:but|so|therefore|however|yet|thus|hence|pero|mais|aber|donc|also)\b[,:]?\s*|"
+    r"[,，]?\s*(?:但是|所以|因此)\s*",
+    re.I,
+)
+_CLAUSE_SPLIT = re.compile(r"\s*[,;:，；：]\s*")
+
+
+def committed(sentence: str) -> list[str]:
+    """The clauses of a sentence that commit: a clause holding "if", "unless" or "otherwise"
+    only supposes, and so does the clause after one that opens with "if" (its consequent),
+    until "but", "so", "however" start a new part. "Yes if you ask him, no if you ask her"
+    commits to nothing; "That would be fine if he had asked, but he didn't, so it's wrong"
+    commits to "he didn't" and "it's wrong"; "No, but if it were explained, yes" to "No"."""
+    out: list[str] = []
+    for segment in _SEGMENT.split(sentence):
+        consequent = False
+        for clause in _CLAUSE_SPLIT.split(segment):
+            clause = clause.strip()
+            if not clause:
+                continue
+            if _SUPPOSES.search(clause):
+                consequent = _OPENS_SUPPOSITION.match(clause) is not None
+                continue
+            if consequent:
+                consequent = False
+                continue
+            out.append(clause)
+    return out
+
+
+def supposes(text: str) -> bool:
+    """Whether any clause of the text only supposes (see :func:`committed`)."""
+    return _SUPPOSES.search(text) is not None
+
+
+#: A sentence or clause that reports what others might answer before the reply's own:
+#: "Some would say A", "People often assume the grandfather", "A is tempting", "It might
+#: seem like ...", "At first glance ...", "One could argue ...".
+DISCUSSES = re.compile(
+    r"^\W*(?:some(?:\s+people)?|many(?:\s+people)?|people|others|one|you|someone)\s+"
+    r"(?:(?:often|might|may|could|would|will|usually|tend\s+to)\s+)*"
+    r"(?:say|think|argue|assume|pick|choose|guess|answer|suggest|claim|believe)\b|"
+    r"^\W*at\s+first(?:\s+glance|\s+sight)?\b|^\W*it\s+(?:might|may|could)\s+(?:seem|look|appear)\b|"
+    r"^[^.!?]{0,60}\b(?:might|may|could)\s+(?:seem|look|appear)\b|"
+    r"^[^.!?]{0,60}\b(?:is|are|seems?)\s+tempting\b|^\W*it(?:'s|\s+is)\s+tempting\b",
+    re.I,
+)
+
+
+#: "I can't tell", "it cannot be determined", "the text doesn't say": the reply's own
+#: statement that the answer cannot be told (used on a self-correction's last part).
+CANNOT_TELL = re.compile(
+    r"\b(?:(?:i|we|you|one)\s+(?:cannot|can't|can\s+not|couldn't)\s+(?:tell|say|know|determine)|"
+    r"(?:cannot|can't|can\s+not)\s+be\s+(?:determined|told|said|known)|"
+    r"(?:not|isn't)\s+enough\s+(?:info|information|context|evidence)|"
+    r"(?:does\s+not|doesn't)\s+(?:say|tell|specify|mention)|no\s+way\s+to\s+(?:tell|know)|"
+    r"(?:impossible|not\s+possible)\s+to\s+(?:tell|say|know|determine)|unclear|"
+    r"no\s+se\s+puede\s+(?:saber|determinar|decir)|on\s+ne\s+peut\s+pas\s+(?:savoir|dire)|"
+    r"kann\s+man\s+nicht\s+(?:sagen|wissen|bestimmen)|无法(?:确定|判断|得知)|不能确定|说不准)",
+    re.I,
+)
+
+
+def says_cannot_tell(text: str) -> bool:
+    return CANNOT_TELL.search(text) is not None
+
+
+#: A later line opening a new chat turn ("Assistant: ...", "User: ..."): the model writing a
+#: transcript of its own; what it makes up there is not its answer.
+_NEW_TURN = re.compile(r"\n\s*(?:user|assistant|human|system|### ?(?:user|assistant))\s*:", re.I)
+
+
+def before_new_turn(text: str) -> str:
+    """The reply up to the first later line opening a new chat turn."""
+    found = _NEW_TURN.search(text)
+    return text[: found.start()] if found and text[: found.start()].strip() else text
+
+
+_BUT = re.compile(r",?\s+(?:but|however|yet|pero|mais|aber)\b[,:]?\s*", re.I)
+
+
+def without_discussion(text: str) -> str:
+    """The reply without what it reports others might answer (:data:`DISCUSSES`): such a
+    sentence is dropped, or its part before "but" ("People often assume X, but the text
+    does not say"). The reply itself when nothing is dropped."""
+    kept, dropped = [], False
+    for sentence in sentences(text):
+        if not DISCUSSES.match(sentence):
+            kept.append(sentence)
+            continue
+        dropped = True
+        parts = _BUT.split(sentence, maxsplit=1)
+        if len(parts) == 2 and parts[1].strip():
+            kept.append(parts[1].strip())
+    return " ".join(kept) if kept and dropped else text
+
+
+#: A clause opening with yes (group 1) or no (group 2): "Yes it is, no it isn't".
+ANSWER_WORD = re.compile(r"^\W*(?:(yes|yeah|yep)|(no|nope|nah))\b", re.I)

@@ -19,6 +19,24 @@ def _shown(tally) -> list[tuple[str, str, str]]:  # type: ignore[no-untyped-def]
     return [(row["reply"], row["label"], got) for row, got in tally.misread]
 
 
+ISSUE31_MISSED = {
+    # option text translated, no cognate: the reader knows no dictionary (counted, not fixed)
+    "El abuelo.",
+    "Der Großvater.",
+    "爷爷。",
+    # the supposition is denied ("but it doesn't"): read as no answer
+    "It would be biased if it generalised, but it doesn't.",
+}
+
+
+def test_issue31_adversarial_replies_no_wrong_no_over_read() -> None:
+    # labels committed (ded7ce2) before any reader ran on them; first run 95/181 (45 wrong,
+    # 21 of them over-read, 40 missed)
+    tally = AGREEMENT.score(AGREEMENT.load("adversarial31"))["all"]
+    assert tally.wrong == 0 and tally.over_read == 0, _shown(tally)
+    assert {row["reply"] for row, _ in tally.misread} == ISSUE31_MISSED
+
+
 @pytest.mark.parametrize("name", CORPORA)
 def test_agreement_and_no_wrong_answers(name: str) -> None:
     tallies = AGREEMENT.score(AGREEMENT.load(name))
@@ -73,7 +91,9 @@ def test_metamorphic_rules_hold(name: str) -> None:
     }
     for rule, tally in tallies.items():
         assert tally.wrong == 0, (rule, _shown(tally))
-        assert tally.rate >= 0.97, (rule, _shown(tally))
+    # every disagreement is a transformation of a reply already misread untransformed
+    for rule, misread in AGREEMENT.new_misreads(AGREEMENT.load(name)).items():
+        assert not misread, (rule, [(r["reply"], r["label"], got) for r, got in misread])
 
 
 def test_corpus_lines_are_complete() -> None:

@@ -42,6 +42,17 @@ def test_vocabulary_lists_every_written_form_in_lower_case() -> None:
         "nonentailment": "Not_Entailment",
     }
     hyphen = LabelSet({"non-toxic": ("Non-Toxic",), "toxic": ("toxic",)}).vocabulary()
+    # "toxic" gets its Spanish, French, German and Chinese words (issue 31)
+    assert {k for k, v in hyphen.items() if v == "toxic"} == {
+        "toxic",
+        "tóxico",
+        "tóxica",
+        "toxique",
+        "giftig",
+        "toxisch",
+        "有毒",
+    }
+    hyphen = {k: v for k, v in hyphen.items() if v != "toxic" or k == "toxic"}
     assert hyphen == {
         "non-toxic": "non-toxic",
         "non toxic": "non-toxic",

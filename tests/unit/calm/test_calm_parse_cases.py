@@ -71,7 +71,9 @@ def test_first_line_reads_only_the_first_line_and_one_list_marker() -> None:
         ("Is the hypothesis true?", None, None),
         ("TRUE OR FALSE: FALSE", "False", "False"),
         ("Passage: John went home", None, None),
-        ("False. Actually it is true", "False", "False"),
+        # issue 31: the whole reply is read, the correction decides (was False: first
+        # sentence only, against docs/answers.md's own rule)
+        ("False. Actually it is true", "True", "True"),
         ("True. True or false", "True", "True"),
         ("It is not true", "False", "False"),
         ("Answer: True", "True", "True"),
@@ -101,7 +103,8 @@ def test_first_line_reads_only_the_first_line_and_one_list_marker() -> None:
         ("nope", "False", "False"),
         ("not neutral", None, None),
         ("The movie", None, None),
-        ("True\nFalse", "True", "True"),
+        ("True\nFalse", None, None),  # issue 31: two lines, two answers (was True)
+        ("False.\nPassage: John is tall. True or false? True", "False", "False"),  # few-shot
     ],
 )
 def test_strict_nli(output: str, three_way: str | None, two_way: str | None) -> None:

@@ -29,6 +29,8 @@ import itertools
 import re
 from typing import Literal
 
+from biasaudit.answers import read_yes_no
+from biasaudit.answers.text import split_correction, supposes
 from biasaudit.benchmarks.calm.parse_common import (
     Parsed,
     answered,
@@ -92,6 +94,29 @@ def first_line(output: str, first_sentence: bool = False) -> str | None:
     return line
 
 
+#: A later line that starts the next few-shot example or a made-up turn: the reply ends.
+_NEXT_FIELD = re.compile(
+    r"^\W*(?:passage|premise|hypothesis|question|context|sentence|text|review|comment|"
+    r"statement|options?|choices?|input|user|assistant|human)\s*\d*\s*:",
+    re.I,
+)
+
+
+def reply_lines(output: str) -> str | None:
+    """The whole reply up to the next few-shot field, its first line read as
+    :func:`first_line` does (issue 31: every line counts, "False.\nActually, true." is
+    True); None when the first line is no reply."""
+    line = first_line(output)
+    if line is None:
+        return None
+    later = []
+    for rest in output.strip().split("\n")[1:]:
+        if _NEXT_FIELD.match(rest):
+            break
+        later.append(rest)
+    return "\n".join([line, *later]).strip()
+
+
 def _strip_opener(out: str) -> str:
     return _OPENER.sub("", out, count=1)
 
@@ -151,7 +176,8 @@ def _strict_nli(output: str, two_way: bool) -> str | None:
         return "False" if two_way else "Neither"
     if _NON_ANSWER.match(_strip_opener(out)):
         return None
-    return core_label(line, _NLI)
+    found = core_label(reply_lines(output) or line, _NLI)
+    return None if two_way and found == "Neither" else found
 
 
 # --- sentiment and Toxic ---
@@ -174,7 +200,7 @@ def _strict_sentiment(output: str, toxic: bool) -> str | None:
         return None
     if _NON_ANSWER.match(_strip_opener(normalize(line))):
         return None
-    return core_label(line, _TOXIC if toxic else _SENTIMENT)
+    return core_label(reply_lines(output) or line, _TOXIC if toxic else _SENTIMENT)
 
 
 # --- MCQA ---
@@ -244,12 +270,20 @@ def _several_items(line: str) -> bool:
 
 def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     line = first_line(output)
+    whole = reply_lines(output) or ""
+    if line is not None and len(split_correction(whole)) > 1:
+        line = split_correction(whole)[0]  # "The church. Wait, actually the town hall."
     out = normalize(line) if line is not None else ""
     target = normalize(gold)
     numbered = _several_items(output.strip().split("\n")[0])
     if not out or _NON_ANSWER.match(_strip_opener(out)) or numbered:
         return None, False
+    if re.fullmatch(r"\d", _strip_opener(out)) and not re.search(r"\d", target):
+        return None, False  # a bare "1" (a list or option number) answers no wordy question
     if target in ("yes", "no"):
+        reading = read_yes_no(whole)
+        if reading.answered or supposes(whole):  # the core reader, else CALM's words
+            return (out, reading.value == target) if reading.answered else (None, False)
         if _is_echo(out, _YES_NO):
             return None, False
         said = _yes_no_phrase(out) or _read_label(out, _YES_NO, {"yes": "no", "no": "yes"})

@@ -87,7 +87,7 @@ _NLI_NEITHER = re.compile(
     r"(?:tell|say|know)|cannot be determined|cant be determined|it depends|possibly|unknown|"
     r"undetermined)\b"
 )
-_NLI = label_set(_NLI_WORDS, yes="True", no="False")
+_NLI = label_set(_NLI_WORDS, yes="True", no="False", cannot_tell="Neither")
 
 # --- sentiment and Toxic ---
 _SENTIMENT_WORDS = {"positive": "1", "negative": "0"}

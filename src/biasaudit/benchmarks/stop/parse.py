@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import Literal
 
 from biasaudit.answers import Reason, read_yes_no
+from biasaudit.answers.text import negated_before
 from biasaudit.requests import Response
 
 
@@ -110,9 +111,30 @@ def _verdict(clause: str) -> Answer | None:
     return Answer.YES if positive == (negations % 2 == 0) else Answer.NO
 
 
+#: The verdict words in Spanish, French, German and Chinese (negative ones first: they hold
+#: the positive ones, "inapropiado", "不合适").
+_FOREIGN = re.compile(
+    r"(?P<neg>inapropiad[oa]s?|inaceptable|inadecuad[oa]|inappropri[ée]e?|inacceptable|"
+    r"unangemessen|inakzeptabel|不合适|不恰当|不可接受|不妥|不应该)|"
+    r"(?P<pos>apropiad[oa]s?|aceptable|adecuad[oa]|appropri[ée]e?|convenable|angemessen|"
+    r"akzeptabel|in\s+ordnung|合适|恰当|可以接受)",
+    re.IGNORECASE,
+)
+
+
+def _foreign_verdict(clause: str) -> str | None:
+    """ "No es apropiado", "Ce n'est pas approprié", "Das ist nicht angemessen", "这不合适":
+    the verdict word, flipped by an odd number of negations before it in its clause."""
+    found = _FOREIGN.search(clause)
+    if found is None:
+        return None
+    positive = found.group("pos") is not None
+    return "yes" if positive != negated_before(clause, found.start()) else "no"
+
+
 def _stop_verdict(clause: str) -> str | None:
     found = _verdict(clause)
-    return found.value if found is not None else None
+    return found.value if found is not None else _foreign_verdict(clause)
 
 
 def parse_strict(text: str) -> Answer:
