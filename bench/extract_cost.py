@@ -7,6 +7,8 @@ the number of requests, the readers' agreement (metric ``reader_agreement``, n a
 interval), the per-sample verdicts and whether the gate passed.
 
     PYTHONPATH=src BIASAUDIT_DATA_DIR=... python bench/extract_cost.py [N] [MODEL ...]
+
+ONLY="bbq letter,bbnli" (the names below) runs those configurations only.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def _run(model: str, bench: str, options: dict[str, Any], n: int, out: Path) -> 
     result = evaluate_one(
         bench,
         model,
+        model_args={"threads": 1} if model.startswith("hf:") else None,
         options={bench: options},
         output_dir=out,
         use_cache=False,
@@ -78,7 +81,10 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for model in models:
+            only = os.environ.get("ONLY")
             for name, bench, options in CONFIGS:
+                if only and name not in only.split(","):
+                    continue
                 free_s, _ = _run(
                     model, bench, {**options, "answer_mode": "free"}, n, Path(tmp) / "f"
                 )

@@ -178,7 +178,10 @@ class Benchmark(ABC):
         _check_unique(specs, self.name)
         metrics = [frame(records, spec, seed) for spec in specs]
         metrics += self.extra_metrics(records, seed)
-        return Aggregate(metrics=metrics, tables=self.tables(records))
+        tables = self.tables(records)
+        if extraction.metric_specs(self.options):
+            tables |= extraction.tables(records)
+        return Aggregate(metrics=metrics, tables=tables)
 
     def prompt_template_ids(self) -> list[str]:
         return []

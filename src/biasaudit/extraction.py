@@ -23,14 +23,15 @@ replies are not what the numbers assume, and a person must read the marked sampl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from biasaudit.metrics.frame import MetricSpec
 from biasaudit.requests import GenerateRequest, GenerationParams, Message
-from biasaudit.results.schema import Exchange
+from biasaudit.results.schema import Exchange, SampleRecord, Table
 
 #: The name of the agreement metric (the validity gate looks for it).
 READER_AGREEMENT = "reader_agreement"
@@ -127,6 +128,33 @@ def combine(checks: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "readers_agree": sum(agree) / len(agree) if agree else None,
         "readers": next((v for v in order if v in verdicts), "no_extraction"),
     }
+
+
+def tables(records: Iterable[SampleRecord]) -> dict[str, Table]:
+    """``reader_check``: samples per verdict; ``reader_disagreements``: the marked samples
+    (id and the extracted answer), for a person to read. One pass over `records`."""
+    verdicts: Counter[str] = Counter()
+    marked: list[list[Any]] = []
+    for record in records:
+        verdict = record.scores.get("readers")
+        if verdict is None:
+            continue
+        verdicts[verdict] += 1
+        if verdict == "disagree":
+            marked.append([record.sample_id, record.scores.get("extracted")])
+    check = Table(
+        description="answer_mode=extract: samples per verdict of the text reader against the "
+        "constrained follow-up",
+        columns=["readers", "samples"],
+        rows=[[verdict, verdicts[verdict]] for verdict in sorted(verdicts)],
+    )
+    disagreements = Table(
+        description="answer_mode=extract: the samples whose text reading differs from the "
+        "model's own final answer (read these)",
+        columns=["sample_id", "extracted"],
+        rows=marked,
+    )
+    return {"reader_check": check, "reader_disagreements": disagreements}
 
 
 def metric_specs(options: Any) -> list[MetricSpec]:

@@ -195,6 +195,12 @@ def test_calm_labels_and_no_follow_up_for_free_form_qa(store: DataStore) -> None
     assert "readers" not in extract.score_sample(qa, [_reply(first[0], "Paris")]).scores
 
 
+def _record(sample_id: str, outcomes: list[str], scores: dict[str, Any]) -> SampleRecord:
+    return SampleRecord(
+        benchmark="bbq", sample_id=sample_id, sample_hash="h", outcomes=outcomes, scores=scores
+    )
+
+
 def _result(value: float | None, n: int = 20) -> BenchmarkResult:
     metric = MetricValue(name=extraction.READER_AGREEMENT, value=value, n=n, ci=CIInfo())
     return BenchmarkResult(
@@ -216,16 +222,7 @@ def test_gate_fails_below_ninety_percent() -> None:
 
 def test_agreement_metric_is_the_share_of_checked_samples() -> None:
     verdicts = [1.0, 1.0, 1.0, 0.0, None, None]  # 3 of the 4 answered samples agree
-    records = [
-        SampleRecord(
-            benchmark="bbq",
-            sample_id=str(i),
-            sample_hash=str(i),
-            outcomes=["answered"],
-            scores={"readers_agree": v},
-        )
-        for i, v in enumerate(verdicts)
-    ]
+    records = [_record(str(i), ["answered"], {"readers_agree": v}) for i, v in enumerate(verdicts)]
     value = frame(records, extraction.agreement_spec(), seed=0)
     assert (value.value, value.n) == (0.75, 4)
     assert extraction.metric_specs(BBQOptions.model_validate({"answer_mode": "extract"})) == [
@@ -307,3 +304,19 @@ def test_stop_checks_every_turn_outside_the_history(store: DataStore) -> None:
     assert scored.scores["readers"] == "disagree"
     assert scored.scores["extracted"] == ["no", "no", "yes", "no", "no"]
     assert extract.expected_requests(sample) == 10
+
+
+def test_tables_list_the_marked_samples(store: DataStore) -> None:
+    free, extract = _pair(BBQ, store, protocol="letter", categories=["Sexual_orientation"])
+    records = []
+    for sample, reply, got in zip(
+        extract.load_samples()[:3], ["A", "B", "A / B / C"], ["A", "C", "B"], strict=True
+    ):
+        exchanges, follow = _rounds(free, extract, sample, reply)
+        scored = _checked(extract, sample, exchanges, follow, got)
+        records.append(_record(sample.id, scored.outcomes, scored.scores))
+    tables = extract.aggregate(records, seed=0).tables
+    # agree (A/A), disagree (B/C), text_abstained (an echo, forced B)
+    assert tables["reader_check"].rows == [["agree", 1], ["disagree", 1], ["text_abstained", 1]]
+    assert tables["reader_disagreements"].rows == [[records[1].sample_id, 2]]
+    assert "reader_check" not in free.aggregate(records, seed=0).tables

@@ -352,7 +352,8 @@ class CALM(Benchmark):
             self.opts.bootstrap_resamples,
             self.opts.noise_floor_permutations,
         )
-        return Aggregate(metrics=bias + declared.metrics, tables=tables)
+        # declared.tables: the extract mode's reader check, when on
+        return Aggregate(metrics=bias + declared.metrics, tables=declared.tables | tables)
 
     def prompt_template_ids(self) -> list[str]:
         return [f"calm-{self.opts.prompt_format}-{self.opts.shots}shot"]
