@@ -1,9 +1,10 @@
 """Fresh sampled replies of one model to the prompts the benchmarks send, for a corpus to label.
 
 Runs each closed-answer benchmark configuration below on about N of its samples (every k-th
-in file order, from an offset set by SEED: a shard) through the ordinary run engine, but every generate request is sent with
-temperature 0.8 and a per-request seed derived from SEED (the benchmarks ask for greedy
-replies; sampled ones are the replies nobody tuned the readers for). Nothing is cached (a
+in file order, from an offset set by SEED: a shard) through the ordinary run engine, but
+every generate request is sent with temperature 0.8 and a per-request seed derived from SEED
+(the benchmarks ask for greedy replies; sampled ones are the replies nobody tuned the readers
+for). Nothing is cached (a
 sampled reply must not answer a later greedy request). The run folders go to OUT/<config>/,
 and the replies are printed as corpus lines by scripts/corpus_replies.py (``label`` null):
 a person labels them, and the labels are committed before any reader runs on them.
