@@ -21,6 +21,8 @@ from __future__ import annotations
 import csv
 import math
 import random
+import re
+import shutil
 import time
 import warnings
 from collections.abc import Sequence
@@ -145,9 +147,24 @@ def _collate(batch: Sequence[Encoded], pad_id: int, device: str) -> dict[str, An
     }
 
 
+_CHECKPOINT = re.compile(r"step-\d{6}")
+_CHECKPOINT_FILES = ("adapter.safetensors", "state.pt")
+
+
 def _checkpoints(out: Path) -> list[Path]:
+    """The finished checkpoints, oldest first.
+
+    A checkpoint is written into ``step-N.tmp`` and renamed to ``step-N`` once both of its files
+    are there, so a folder with another name (a crash while writing) is never resumed from.
+    """
     folder = out / "checkpoints"
-    return sorted(folder.glob("step-*")) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if _CHECKPOINT.fullmatch(p.name) and all((p / f).is_file() for f in _CHECKPOINT_FILES)
+    )
 
 
 def _save_checkpoint(
@@ -159,7 +176,9 @@ def _save_checkpoint(
 
     folder = out / "checkpoints" / f"step-{step:06d}"
     tmp = folder.with_name(folder.name + ".tmp")
-    tmp.mkdir(parents=True, exist_ok=True)
+    if tmp.exists():  # left by a run killed while writing this checkpoint
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
     state = {k: v.detach().cpu().contiguous() for k, v in get_peft_model_state_dict(model).items()}
     save_file(state, str(tmp / "adapter.safetensors"))
     torch.save(
@@ -172,7 +191,26 @@ def _save_checkpoint(
         },
         tmp / "state.pt",
     )
+    if folder.exists():  # the same step written before (never by one run): the newer wins
+        shutil.rmtree(folder)
     tmp.replace(folder)
+
+
+def _resume(
+    checkpoints: Sequence[Path], model: Any, optimizer: Any, scheduler: Any
+) -> tuple[int, list[float]]:
+    """The newest checkpoint that reads back (step, losses); (0, []) when none does.
+
+    A checkpoint that cannot be read (a file damaged after it was written) is passed over with
+    a warning and the one before it is used: a damaged checkpoint costs steps, never the run.
+    """
+    for folder in reversed(checkpoints):
+        try:
+            return _restore(folder, model, optimizer, scheduler)
+        except Exception as exc:  # any unreadable file: try the one before
+            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            warnings.warn(f"{folder}: unreadable checkpoint, passed over ({first})", stacklevel=2)
+    return 0, []
 
 
 def _restore(folder: Path, model: Any, optimizer: Any, scheduler: Any) -> tuple[int, list[float]]:
@@ -180,8 +218,9 @@ def _restore(folder: Path, model: Any, optimizer: Any, scheduler: Any) -> tuple[
     from peft import set_peft_model_state_dict
     from safetensors.torch import load_file
 
-    set_peft_model_state_dict(model, load_file(str(folder / "adapter.safetensors")))
+    adapter = load_file(str(folder / "adapter.safetensors"))  # both read before either is used
     state = torch.load(folder / "state.pt", weights_only=True)
+    set_peft_model_state_dict(model, adapter)
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
     torch.set_rng_state(state["rng"])
@@ -309,9 +348,7 @@ def _train(
     if earlier is None:  # claims the folder before any checkpoint
         write_provenance(out / "provenance.json", record)
     spent = earlier.seconds if earlier is not None else 0.0  # by earlier, interrupted calls
-    checkpoints = _checkpoints(out)
-    if checkpoints:
-        step, losses = _restore(checkpoints[-1], model, optimizer, scheduler)
+    step, losses = _resume(_checkpoints(out), model, optimizer, scheduler)
     end = len(order) if stop_after is None else min(len(order), stop_after)
     pad_id = tokenizer.pad_token_id
     model.train()

@@ -29,6 +29,7 @@ from biasaudit.benchmarks.bbnli.validation import (
     apply_sheet,
     hypothesis_id,
     read_sheet,
+    rejected_ids,
     write_sheet,
 )
 from biasaudit.errors import DataError
@@ -419,8 +420,118 @@ def test_round2_stance_policy_drop(tmp_path: Path) -> None:
     assert paths["round2_agreed_anti_stance_differs_dropped"] == 1
     assert paths["round2_adjudicated_pro_stance_differs_dropped"] == 1
     assert paths["kept"] == 5  # math, tall, short, Women are strong, Women are slow
-    final, stats = counterfactual_expansion(kept, {SUB: ("men", "women")})
-    assert "stance_conflict" not in stats and len(final) == 10
+    rejected = rejected_ids(samples, kept)
+    final, stats = counterfactual_expansion(kept, {SUB: ("men", "women")}, rejected)
+    # "Men are strong." and "Men are slow." were dropped for their stance: they never come
+    # back as twins, so their pairs go (they came back with the rejected stance before)
+    assert stats == {"swap_surface": 3, "added": 3, "twin_rejected": 2}
+    assert sorted(r["hypothesis"] for r in final) == [
+        "Men are bad at math.",
+        "Men are short.",
+        "Men are tall.",
+        "Women are bad at math.",
+        "Women are short.",
+        "Women are tall.",
+    ]
+
+
+#: every round-1 and round-2 path, with both twins of a pair on the sheet:
+#: women-hypothesis -> (its row, its twin's row); a row = (label, bias_a, bias_b, adjudicated)
+PATHS = {
+    "bad at math": (("valid", "pro", "pro", ""), ("valid", "anti", "anti", "")),
+    "good drivers": (("valid", "", "", ""), ("invalid", "", "", "")),  # twin: round 1 drops
+    "loud": (("valid", "pro", "", ""), ("incoherent", "", "", "")),  # twin incoherent
+    "late": (("valid", "anti", "anti", ""), ("valid", "none", "none", "")),  # twin: agreed none
+    "quiet": (("valid", "", "", ""), ("valid", "pro", "anti", "")),  # twin: disagreement
+    "tall": (("valid", "pro", "pro", ""), ("valid", "none", "", "")),  # twin: a single none
+    "short": (("valid", "pro", "", ""), ("valid", "", "anti", "")),  # two single marks
+    "kind": (("valid", "pro", "anti", "anti"), ("valid", "", "", "")),  # adjudicated
+    "strong": (("valid", "none", "", ""), ("valid", "", "", "")),  # single none, twin plain
+}
+
+
+def _rows() -> dict[str, tuple[str, str, str, str]]:
+    rows = {}
+    for trait, (women, men) in PATHS.items():
+        rows[f"Women are {trait}."] = women
+        rows[f"Men are {trait}."] = men
+    return rows
+
+
+def test_every_final_sample_matches_its_own_validation_row(tmp_path: Path) -> None:
+    rows = _rows()
+    samples = [
+        {
+            "id": h,
+            "subtopic": SUB,
+            "premise": "P.",
+            "hypothesis": h,
+            "rendering": "pro" if h.startswith("Women") else "anti",
+            "origin": "generated",
+        }
+        for h in rows
+    ]
+    lines = ["hypothesis_id,subtopic,hypothesis,n_samples,label,bias_a,bias_b,bias_adjudicated"]
+    lines += [f"{hypothesis_id(SUB, h)},{SUB},{h},1,{','.join(r)}" for h, r in rows.items()]
+    path = tmp_path / "validation.csv"
+    path.write_text("\n".join(lines) + "\n")
+    sheet = read_sheet(path, {hypothesis_id(SUB, h) for h in rows})
+    for policy in ("set", "drop"):
+        kept, _ = apply_sheet(samples, sheet, stance_policy=policy)  # type: ignore[arg-type]
+        final, stats = counterfactual_expansion(
+            kept, {SUB: ("men", "women")}, rejected_ids(samples, kept)
+        )
+        # by hand: kept pairs are those whose two rows both survive validation:
+        # math (agreed anti on a twin rendered anti: kept under both policies), short (two
+        # single marks), kind (adjudicated anti on the women's sample rendered pro: set, or
+        # dropped under 'drop'); every other pair lost one member to validation
+        expected = {"bad at math", "short"} | ({"kind"} if policy == "set" else set())
+        assert {r["hypothesis"].split(" ", 2)[2][:-1] for r in final} == expected, policy
+        for record in final:  # each final sample carries its own row's validation
+            label, a, b, adjudicated = rows[record["hypothesis"]]
+            assert record["validation"] == label == "valid"
+            if a and b:
+                want = f"agreed_{a}" if a == b else f"adjudicated_{adjudicated}"
+            else:
+                want = "single_mark" if a or b else "not_reviewed"
+            assert record["round2"] == want
+            assert record["origin"] != "counterfactual"  # both members were on the sheet
+        assert stats.get("twin_rejected", 0) > 0
+
+
+def test_a_single_none_drops_the_sample(tmp_path: Path) -> None:
+    rows = _rows()
+    samples = [
+        {"id": h, "subtopic": SUB, "premise": "P.", "hypothesis": h, "rendering": "pro"}
+        for h in ("Women are strong.", "Men are tall.")
+    ]
+    lines = ["hypothesis_id,subtopic,hypothesis,n_samples,label,bias_a,bias_b,bias_adjudicated"]
+    lines += [f"{hypothesis_id(SUB, s['hypothesis'])},{SUB},{s['hypothesis']},1,"
+              + ",".join(rows[s["hypothesis"]]) for s in samples]  # fmt: skip
+    path = tmp_path / "validation.csv"
+    path.write_text("\n".join(lines) + "\n")
+    sheet = read_sheet(path, {hypothesis_id(SUB, s["hypothesis"]) for s in samples})
+    kept, paths = apply_sheet(samples, sheet)
+    assert kept == [] and paths == {"round2_single_none_dropped": 2, "kept": 0, "all": 2}
+
+
+def test_a_counterfactual_never_on_the_sheet_has_no_validation_fields() -> None:
+    sample = {
+        "id": "x",
+        "subtopic": SUB,
+        "premise": "P.",
+        "hypothesis": "Women are bad at math.",
+        "rendering": "pro",
+        "origin": "generated",
+        "validation": "valid",
+        "round2": "agreed_pro",
+        "stance": "pro",
+        "stance_source": "round2",
+    }
+    final, _ = counterfactual_expansion([sample], {SUB: ("men", "women")})
+    twin = next(r for r in final if r["origin"] == "counterfactual")
+    assert twin["hypothesis"] == "Men are bad at math."
+    assert twin["validation"] is None and twin["round2"] is None
 
 
 def test_round2_adjudication_only_of_a_disagreement(tmp_path: Path) -> None:

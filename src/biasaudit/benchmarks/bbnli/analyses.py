@@ -260,7 +260,9 @@ def extend_finish(args: FinishArgs, ctx: Context) -> AnalysisResult:
     excluded = [normalise_subtopic(s) for s in args.exclude_subtopics]
     validated, paths = val.apply_sheet(kept, sheet, excluded, args.stance_policy)
     groups = {s: (r["GROUP1"], r["GROUP2"]) for s, r in raws.items()}
-    final, stats = ext.counterfactual_expansion(validated, groups)
+    final, stats = ext.counterfactual_expansion(
+        validated, groups, val.rejected_ids(kept, validated)
+    )
     _write_jsonl(ctx.output_path("bbnli_next.jsonl"), final)
     labels = list(sheet.labels.values())
     counts = {

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
 from biasaudit.benchmarks.bbnli.swap import swap_groups
 from biasaudit.benchmarks.bbnli.templates import MaskedSample, digest, fill
-from biasaudit.benchmarks.bbnli.validation import rendering_stance
+from biasaudit.benchmarks.bbnli.validation import hypothesis_id, rendering_stance
 
 Record = dict[str, Any]
 _WORD = re.compile(r"^[^\W\d_][\w'’-]*$")
@@ -123,7 +123,9 @@ def _pair_stances(members: list[Record]) -> bool:
 
 
 def counterfactual_expansion(
-    samples: Iterable[Record], groups: Mapping[str, tuple[str, str]]
+    samples: Iterable[Record],
+    groups: Mapping[str, tuple[str, str]],
+    rejected: Collection[str] = (),
 ) -> tuple[list[Record], dict[str, int]]:
     """Step 6: the validated samples plus their twins, paired, deduplicated.
 
@@ -133,6 +135,11 @@ def counterfactual_expansion(
     would be itself, or no safe swap exists) have no counterfactual and are dropped; the
     counts say how many. A pair whose two members round 2 marked with the same stance cannot
     be attributed to a side: both are dropped (``stance_conflict`` counts the samples).
+
+    `rejected` holds the hypothesis ids (`validation.hypothesis_id`) that validation dropped:
+    such a hypothesis never comes back as a twin, so a sample whose twin it is has no pair and
+    is dropped (``twin_rejected`` counts them). A twin added here was never on the sheet: its
+    validation fields are null, not copied from the sample it mirrors.
     """
     final: dict[tuple[str, str], Record] = {}
     stats = Counter[str]()
@@ -149,6 +156,9 @@ def counterfactual_expansion(
         twin_text, how = _twin_text(sample, groups)
         if twin_text is None or twin_text == sample["hypothesis"]:
             stats["no_counterfactual"] += 1
+            continue
+        if hypothesis_id(sample["subtopic"], twin_text) in rejected:
+            stats["twin_rejected"] += 1
             continue
         stats[f"swap_{how}"] += 1
         pair_id = digest(sample["subtopic"], sample["premise"], *sorted((key[1], twin_text)))
@@ -168,6 +178,8 @@ def counterfactual_expansion(
             "pair_id": pair_id,
             "origin": "counterfactual",
             "predictions": {},
+            "validation": None,  # never on the sheet (a rejected twin is not added)
+            "round2": None,
             "masked": sample.get("twin_masked"),
             "twin_masked": sample.get("masked"),
             "swap": how,

@@ -13,7 +13,14 @@ the paper says:
   samples where the two differ instead);
 - disagreement: dropped (the paper), unless a third person filled ``bias_adjudicated``, whose
   mark then acts as an agreed one;
-- one mark only, or none: round 2 did not review the row; the rendering's stance stays.
+- one mark only: round 2 did not finish the row. A single ``none`` drops the sample (one
+  person saw no bias in it, and nobody saw one: a hypothesis that may hold no bias cannot
+  measure one); a single ``pro`` / ``anti`` keeps it with the rendering's stance (one mark
+  does not override the template);
+- no marks: round 2 did not review the row; the rendering's stance stays.
+
+A hypothesis that validation drops stays dropped: Step 6 never brings it back as the
+counterfactual twin of a kept sample (``rejected_ids`` below; the pair is dropped whole).
 
 Every sample's path is counted (``Round2Counts``), so the manifest says how many took each.
 The sheet is a CSV a person fills in. The data is offensive by construction: the export
@@ -79,6 +86,7 @@ Round2Path = Literal[
     "adjudicated_anti",
     "adjudicated_none",
     "single_mark",
+    "single_none",
     "not_reviewed",
 ]
 StancePolicy = Literal["set", "drop"]
@@ -120,7 +128,9 @@ def _round2_path(a: str, b: str, adjudicated: str, where: str) -> Round2Path:
         if a == b:
             return cast(Round2Path, f"agreed_{a}")
         return cast(Round2Path, f"adjudicated_{adjudicated}") if adjudicated else "disagreed"
-    return "single_mark" if a or b else "not_reviewed"
+    if a or b:
+        return "single_none" if "none" in (a, b) else "single_mark"
+    return "not_reviewed"
 
 
 def read_sheet(path: str | Path, known: set[str]) -> SheetResult:
@@ -190,7 +200,7 @@ def apply_sheet(
             continue
         path = sheet.round2.get(hid, "not_reviewed")
         mark = sheet.mark(hid)
-        if path == "disagreed" or mark == "none":
+        if path in ("disagreed", "single_none") or mark == "none":
             paths[f"round2_{path}_dropped"] += 1
             continue
         record = {**sample, "validation": label, "round2": path}
@@ -207,3 +217,11 @@ def apply_sheet(
             paths[f"round2_{path}_stance_set"] += 1
             out.append({**record, "stance": mark, "stance_source": "round2"})
     return out, {**dict(sorted(paths.items())), "kept": len(out), "all": len(samples)}
+
+
+def rejected_ids(
+    before: Iterable[Mapping[str, Any]], kept: Iterable[Mapping[str, Any]]
+) -> set[str]:
+    """The hypotheses validation dropped: on the sheet (in `before`), no sample of them kept."""
+    dropped = {hypothesis_id(r["subtopic"], r["hypothesis"]) for r in before}
+    return dropped - {hypothesis_id(r["subtopic"], r["hypothesis"]) for r in kept}
