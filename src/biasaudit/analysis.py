@@ -136,6 +136,12 @@ class Context:
     #: Filled by `run`: the model of each run (spec, backend, fingerprint), in order.
     models: list[ModelInfo] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # absolute once: a file path handed on (a held-out split, a sub-run's folder) must not
+        # be resolved against another folder later (a relative --output crashed beads debias)
+        if self.output_dir is not None:
+            self.output_dir = Path(self.output_dir).absolute()
+
     def run(
         self,
         benchmark: Benchmark,

@@ -41,7 +41,10 @@ def test_split_is_seeded_and_leaves_training_pairs() -> None:
         split_pairs(pairs, 8, seed=0)
 
 
-def test_debias_on_the_demo_pairs(store: DataStore, tmp_path: Path) -> None:
+def test_debias_on_the_demo_pairs(
+    store: DataStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a relative --output (it crashed after the fine-tune)
     lm = tiny_models.build_causal_lm(
         tmp_path / "lm", tiny_models.real_tokenizer(), chat_template=True
     )
@@ -53,7 +56,7 @@ def test_debias_on_the_demo_pairs(store: DataStore, tmp_path: Path) -> None:
         test_size=3,
         lora={"max_steps": 2, "batch_size": 2, "r": 4, "learning_rate": 1e-3, "max_length": 256},
     )
-    ctx = Context(store=store, output_dir=tmp_path / "out", progress=False)
+    ctx = Context(store=store, output_dir=Path("out"), progress=False)
     result = DEBIAS.run(args, ctx)
     with (tmp_path / "out" / "test_pairs.csv").open(newline="") as handle:
         held = list(csv.DictReader(handle))

@@ -205,9 +205,28 @@ def test_shots_split_option_overrides_the_train_split(store: DataStore, data: Pa
         0,
         subtask="toxicity",
         data=str(data),
+        split="1-Text_Classification/toxic_train",
         shots_split="1-Text_Classification/toxic_valid",
     )
     with pytest.raises(DataError, match="toxic_valid: 1 rows labelled 'toxic', .* needs 2"):
+        bench.load_samples()
+
+
+@pytest.mark.parametrize("scored", [None, "1-Text_Classification/toxic_valid"])
+def test_examples_from_the_scored_split_are_refused(
+    store: DataStore, data: Path, scored: str | None
+) -> None:
+    # the default scored split of toxicity is toxic_valid: drawing the examples from it would
+    # let an item be its own example
+    bench = _bench(
+        store,
+        0,
+        subtask="toxicity",
+        data=str(data),
+        split=scored,
+        shots_split="1-Text_Classification/toxic_valid",
+    )
+    with pytest.raises(DataError, match="would be drawn from the split being scored"):
         bench.load_samples()
 
 

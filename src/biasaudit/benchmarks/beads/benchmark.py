@@ -144,6 +144,11 @@ class Beads(Benchmark):
     def shots(self) -> list[fewshot.Shot]:
         """The few-shot examples drawn from the train split (``-O shots=K``)."""
         subtask, key = self.options.subtask, self.shots_split
+        if key == self.split or self.data.path(key) == self.data.path(self.split):
+            raise DataError(
+                f"BEADs -O shots_split={key}: the few-shot examples would be drawn from the "
+                "split being scored (an item could be its own example); pass a train split"
+            )
         rows = [fewshot.Shot(r.row, r["text"], r["label"]) for r in self.data.load(key).rows]
         tasks.check_labels({r.label for r in rows}, subtask, str(self.data.path(key)))
         return fewshot.draw(rows, tasks.LABELS[subtask], self.options.shots, self.seed, key)
