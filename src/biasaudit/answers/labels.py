@@ -180,7 +180,7 @@ def _resolve(label: str, negated: bool, labels: LabelSet) -> str | None:
 #: A sentence that states a label as its answer: the label opening it (after "so", "the
 #: answer is", "it is", "I think"), or nothing but the label.
 _STATES = re.compile(
-    r"^\W*(?:(?:so|then|thus|therefore|and|but|or)\s+)?(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)\s*|"
+    r"^\W*(?:(?:so|then|thus|therefore|and|but|or)\s+)?(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)?[\s,:]*|"
     r"(?:the\s+\w+|it|this|that)(?:'s|\s+is|\s+was|\s+seems)\s+(?:not\s+|n't\s+)?|"
     r"(?:it|this|that)(?:'s|\s+is)\s+|i\s+(?:think|believe|would\s+say|say)\s+(?:it'?s\s+|it\s+is\s+)?)?$",
     re.I,
@@ -207,11 +207,12 @@ def _asked_then_answered(text: str, labels: LabelSet) -> Reading | None:
         return None
     asked = _mentions(parts[0], labels.vocabulary())
     said = read_yes_no(parts[1])
-    if len({a[2] for a in asked}) != 1 or asked[0][3] or _mentions(parts[1], labels.vocabulary()):
+    if len({a[2] for a in asked}) != 1 or _mentions(parts[1], labels.vocabulary()):
         return None
     if not said.answered:
         return None
-    chosen = _resolve(asked[0][2], said.value == "no", labels)
+    # "Not toxic? Yes." is not toxic: the asked label's negation, flipped by a "no"
+    chosen = _resolve(asked[0][2], asked[0][3] != (said.value == "no"), labels)
     return answer(chosen) if chosen is not None else unparsed(Reason.NEGATED)
 
 
@@ -267,12 +268,6 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
         if later - {chosen, None} or _answer_word_differs(sentence, chosen, says_not, labels):
             return unparsed(Reason.TWO_ANSWERS)
         return answer(chosen)
-    if (
-        any(committed(s) != [s.strip()] for s in body)
-        and not any(_mentions(", ".join(committed(s)), vocabulary) for s in body)
-        and any(_mentions(s, vocabulary) for s in body)
-    ):
-        return unparsed(Reason.NO_ANSWER)  # "True if John is the owner, false otherwise."
     return _without_label_words(" ".join(body), labels)
 
 

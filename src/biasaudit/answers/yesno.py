@@ -271,6 +271,8 @@ def _commitments(body: str, verdict: Verdict | None) -> set[str]:
                 said = _opening(clause, verdict)
             elif _BARE.match(clause) or ANSWER_WORD.match(clause):
                 said = _leading(clause)
+            elif STATED.match(clause) or _OPENER.match(clause):
+                said = _opening(clause, verdict)  # "No, I think yes", "..., the answer is no"
             elif _EXTRAPOSED.search(clause):
                 said = None
             else:
