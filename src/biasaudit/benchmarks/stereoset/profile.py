@@ -35,6 +35,11 @@ PROFILE = BenchmarkProfile(
             "profession": "profession",
         },
         value=stereotype_preferred,
+        margin=5.0,
+        margin_reason="5 points: a tenth of the room between no preference (50) and always "
+        "the stereotype (100); this toolkit's convention, not the authors'",
+        common=1.0,
+        common_note="ss - 50 is already points of preference for the stereotype option",
     ),
     statement_keys=("stereotype", "anti-stereotype"),
 )
