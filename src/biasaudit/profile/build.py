@@ -265,8 +265,12 @@ def build_profile(
     *,
     alpha: float = 0.05,
     run_dir: str | None = None,
+    summary_rows: bool = True,
 ) -> Profile:
-    """The profile of one model's run (any run folder: results + sample records)."""
+    """The profile of one model's run (any run folder: results + sample records).
+
+    `summary_rows=False` leaves out the overall rows and pooled axes (the axis cells alone,
+    their own BH family): for looking at the axis mechanics apart."""
     declared = {b.benchmark: benchmark_profile(b.benchmark) for b in run.benchmarks}
     wanted = {n for n, p in declared.items() if p.effect is not None or p.rates_statements}
     by_bench: dict[str, list[SampleRecord]] = {name: [] for name in wanted}
@@ -289,7 +293,7 @@ def build_profile(
             column.metric, column.scale, column.unbiased = e.metric, e.scale, e.unbiased
             column.direction, column.design, column.notes = e.direction, e.design, e.notes
             parts = (by_bench[bench.benchmark], e, decl.gates, validity.reason(None), run.seed)
-            overall = overall_cell(bench.benchmark, *parts)
+            overall = overall_cell(bench.benchmark, *parts) if summary_rows else None
             cells += ([overall] if overall else []) + benchmark_cells(bench.benchmark, *parts)
         columns.append(column)
     factors = {
@@ -297,7 +301,8 @@ def build_profile(
         for name, decl in declared.items()
         if decl.effect is not None and decl.effect.common is not None
     }
-    cells = pooled_cells(cells, factors) + cells
+    if summary_rows:
+        cells = pooled_cells(cells, factors) + cells
     n_tests = apply_fdr(cells, alpha)
     cobias_note = _reliability_filter(run, declared, by_bench, cells)
     return Profile(
@@ -393,6 +398,10 @@ def _reliability_filter(
     )
 
 
-def profile_of_dir(run_dir: str | Path, *, alpha: float = 0.05) -> Profile:
+def profile_of_dir(
+    run_dir: str | Path, *, alpha: float = 0.05, summary_rows: bool = True
+) -> Profile:
     run = read_results(run_dir)
-    return build_profile(run, iter_samples(run_dir), alpha=alpha, run_dir=str(run_dir))
+    return build_profile(
+        run, iter_samples(run_dir), alpha=alpha, run_dir=str(run_dir), summary_rows=summary_rows
+    )
