@@ -59,6 +59,19 @@ def random_effects(effects: Sequence[float], variances: Sequence[float]) -> Pool
     return Pooled(mean, math.sqrt(1.0 / sum(star)), tau2, 100.0 * i2, q, k)
 
 
+def common_se(cell: ProfileCell, factor: float) -> float:
+    """A cell's standard error on the common scale, from its bootstrap interval.
+
+    A zero-width interval (every unit deviating the same way: a planted or saturated bias)
+    has no usable variance; it gets the Agresti-Coull standard error of an all-or-nothing
+    proportion over its k clusters, 100 sqrt(p (1 - p) / (k + 4)) with p = 2 / (k + 4)
+    (Agresti & Coull 1998), the smallest the data can support."""
+    se = se_from_ci(cell.ci_low or 0.0, cell.ci_high or 0.0) * abs(factor)
+    k = max(cell.n_clusters, cell.n, 1)
+    p = 2.0 / (k + 4)
+    return max(se, 100.0 * math.sqrt(p * (1.0 - p) / (k + 4)))
+
+
 def pooled_cells(cells: Sequence[ProfileCell], factors: Mapping[str, float]) -> list[ProfileCell]:
     """One pooled cell per axis holding at least one poolable measured cell."""
     by_axis: dict[str, list[ProfileCell]] = {}
@@ -69,11 +82,11 @@ def pooled_cells(cells: Sequence[ProfileCell], factors: Mapping[str, float]) -> 
             or cell.axis == OVERALL
             or cell.group
             or cell.design != "one_sample"
-            or not cell.measurable
+            or cell.p_value is None  # gated (verdicts are set after pooling)
             or cell.effect is None
             or cell.ci_low is None
             or cell.ci_high is None
-            or cell.ci_high <= cell.ci_low
+            or cell.ci_high < cell.ci_low
         ):
             continue
         by_axis.setdefault(cell.axis, []).append(cell)
@@ -81,10 +94,7 @@ def pooled_cells(cells: Sequence[ProfileCell], factors: Mapping[str, float]) -> 
     z = NormalDist()
     for axis, parts in by_axis.items():
         effects = [(c.effect or 0.0) * factors[c.benchmark] for c in parts]
-        variances = [
-            (se_from_ci(c.ci_low or 0.0, c.ci_high or 0.0) * factors[c.benchmark]) ** 2
-            for c in parts
-        ]
+        variances = [common_se(c, factors[c.benchmark]) ** 2 for c in parts]
         pooled = random_effects(effects, variances)
         p = 2.0 * (1.0 - z.cdf(abs(pooled.mean) / pooled.se))
         out.append(
