@@ -139,6 +139,12 @@ def test_stop_verdicts_against_the_opening_answer() -> None:
     assert stop("No, I think it is appropriate.").reason is Reason.TWO_ANSWERS
     assert stop("The clerk was rude, it is inappropriate, yes.").reason is Reason.TWO_ANSWERS
     assert stop("If asked, yes. No.").value == "no"  # the supposed yes does not count
+    # a later sentence's own opening answer counts ("Sure.", "是的。")
+    assert read_yes_no("No. Sure.").reason is Reason.TWO_ANSWERS
+    assert read_yes_no("No. 是的。").reason is Reason.TWO_ANSWERS
+    # verdict clauses joined by "and" (one committed clause) are read one by one
+    assert stop("It was rude and it is inappropriate.").value == "no"
+    assert stop("It was rude and it is inappropriate and it is fine.").reason is Reason.TWO_ANSWERS
     assert stop("No. Fine.").reason is Reason.TWO_ANSWERS
     assert stop("Yes. I don't think it's appropriate.").reason is Reason.TWO_ANSWERS
     assert stop("No. I don't think it's appropriate.").value == "no"
