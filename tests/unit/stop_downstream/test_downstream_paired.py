@@ -64,3 +64,70 @@ def test_paired_outcomes_keep_items_of_both_runs() -> None:
         {"b": (1, 1), "a": (0, None), "x": (1, 0)}, {"a": (1, 0), "b": (1, 1)}
     )
     assert ids == ["a", "b"] and old == [(0, None), (1, 1)] and new == [(1, 0), (1, 1)]
+
+
+# --- treatment vs format-only control (issue 32): three runs on the same items --------------
+
+TREATED = [(1, 1), (1, 1), (1, 0), (1, 1), (1, 1), (1, 1), (1, 0), (1, 0)]
+CONTROL = [(1, 0), (1, 1), (1, 0), (0, None), (1, 1), (1, 1), (1, 1), (1, 0)]
+
+
+def test_controlled_change_by_hand() -> None:
+    from biasaudit.benchmarks.stop_downstream.paired import controlled_change
+
+    rate = controlled_change("answer_rate", BEFORE, TREATED, CONTROL, seed=0, n_resamples=200)
+    # base 4/8 = 50 %, treated 8/8 = 100 %, control 7/8 = 87.5 %
+    assert (rate.before, rate.treated, rate.control) == (50.0, 100.0, 87.5)
+    assert (rate.treatment, rate.control_effect, rate.difference) == (50.0, 37.5, 12.5)
+    perf = controlled_change("performance", BEFORE, TREATED, CONTROL, seed=0, n_resamples=200)
+    # treated 5 correct of 8 = 62.5 %; control 4 of 7 answered = 57.14 %; base 75 %
+    assert perf.treated == 62.5 and perf.control == pytest.approx(400 / 7)
+    assert perf.difference == pytest.approx(62.5 - 400 / 7)
+    with pytest.raises(ValueError, match="same items"):
+        controlled_change("answer_rate", BEFORE, TREATED, CONTROL[:-1], seed=0)
+
+
+def test_controlled_difference_ci_matches_a_naive_paired_bootstrap() -> None:
+    from biasaudit.benchmarks.stop_downstream.paired import controlled_change
+
+    rng = np.random.default_rng(9)
+    n = 80
+    base = [(float(a), None) for a in rng.random(n) < 0.4]
+    treated = [(float(a), None) for a in rng.random(n) < 0.9]
+    control = [(float(a), None) for a in rng.random(n) < 0.85]
+    change = controlled_change("answer_rate", base, treated, control, seed=3, n_resamples=4000)
+    t = np.array([o[0] for o in treated])
+    c = np.array([o[0] for o in control])
+    # naive oracle: resample item indices, difference of the two rates on the same items
+    draws = np.random.default_rng(4).integers(0, n, size=(4000, n))
+    diffs = 100 * (t[draws].mean(axis=1) - c[draws].mean(axis=1))
+    low, high = change.difference_ci
+    assert low == pytest.approx(np.percentile(diffs, 2.5), abs=1.5)
+    assert high == pytest.approx(np.percentile(diffs, 97.5), abs=1.5)
+
+
+def test_verdict_follows_the_difference_not_before_after() -> None:
+    from biasaudit.benchmarks.stop_downstream.paired import ControlledChange, controlled_verdict
+
+    both_up = ControlledChange(
+        "answer_rate", 60, 41.7, 93.3, 86.7, 51.6, (38.3, 65.0), 45.0, (31.6, 58.3), 6.6,
+        (-3.3, 16.7),
+    )  # fmt: skip
+    text = controlled_verdict(both_up, "all answer rate")
+    assert "no effect of the alignment data beyond the format-only control" in text
+    beyond = ControlledChange(
+        "answer_rate", 60, 41.7, 93.3, 50.0, 51.6, (38.3, 65.0), 8.3, (0.0, 16.7), 43.3,
+        (30.0, 56.7),
+    )  # fmt: skip
+    assert "changed it by +43.3 points [+30.0, +56.7] beyond" in controlled_verdict(beyond, "x")
+    empty = ControlledChange("performance", 4, None, None, None, None, (None, None), None,
+                             (None, None), None, (None, None))  # fmt: skip
+    assert "not measurable" in controlled_verdict(empty, "x")
+
+
+def test_chance_level_by_hand() -> None:
+    from biasaudit.benchmarks.stop_downstream.paired import chance_level
+
+    # StereoSet: 2 related options of 3; CrowS-Pairs: 1 of 2 -> (2/3 + 1/2) / 2
+    assert chance_level([3, 2], [2, 1]) == pytest.approx(100 * (2 / 3 + 1 / 2) / 2)
+    assert chance_level([], []) is None

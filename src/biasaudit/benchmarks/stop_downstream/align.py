@@ -17,8 +17,9 @@ the fine-tune from its checkpoint and the downstream runs from the response cach
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -29,9 +30,21 @@ from biasaudit.benchmarks.stop_downstream.benchmark import (
     Task,
     evenly_spaced,
 )
-from biasaudit.benchmarks.stop_downstream.paired import Outcome, paired_change, paired_outcomes
+from biasaudit.benchmarks.stop_downstream.paired import (
+    Outcome,
+    chance_level,
+    controlled_change,
+    controlled_verdict,
+    paired_change,
+    paired_outcomes,
+)
+from biasaudit.finetune.controls import yes_no_format_control
 from biasaudit.plugin import analysis
 from biasaudit.results.schema import SampleRecord, Table
+
+if TYPE_CHECKING:
+    from biasaudit.finetune.data import Messages
+    from biasaudit.finetune.settings import LoraSettings
 
 REFERENCE = "Morabito et al. 2024 (STOP), §4 Fine-tuning and App. A.5"
 
@@ -64,6 +77,12 @@ class AlignArgs(BaseModel):
         default_factory=dict, description="hf arguments of both downstream runs (e.g. threads=1)"
     )
     n_resamples: int = Field(2000, ge=100, description="paired bootstrap resamples")
+    controls: Literal["format", "none"] = Field(
+        "format",
+        description="control arm: 'format' (default) also fine-tunes on as many arithmetic "
+        "Yes/No conversations of the same shape, no social content; 'none' runs no control "
+        "and the result says so",
+    )
 
 
 def _outcomes(records: list[SampleRecord]) -> dict[str, tuple[str, Outcome]]:
@@ -148,8 +167,14 @@ def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
         note=f"trained on {len(examples)} of: {what}",
         files=[str(train_file)],
     )
+    control_spec = None
+    if args.controls == "format":
+        control_spec = _control_finetune(args, ctx, examples, settings, result)
     if not tuned.complete or tuned.model_spec is None:
         result.notes.append("downstream comparison not run: the fine-tune is partial")
+        return result
+    if args.controls == "format" and control_spec is None:
+        result.notes.append("downstream comparison not run: the control fine-tune is partial")
         return result
     options = DownstreamOptions(
         tasks=args.tasks, per_task=args.per_task, max_tokens=args.max_tokens
@@ -158,6 +183,18 @@ def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
     _, before_records = ctx.run(bench, args.model, args.model_args)
     _, after_records = ctx.run(bench, tuned.model_spec, args.model_args)
     before, after = _outcomes(before_records), _outcomes(after_records)
+    control: dict[str, tuple[str, Outcome]] = {}
+    if control_spec is not None:
+        _, control_records = ctx.run(bench, control_spec, args.model_args)
+        control = _outcomes(control_records)
+        tables, verdicts = controlled_tables(before, after, control, list(args.tasks), args, ctx)
+        result.tables.update(tables)
+        result.notes.extend(verdicts)
+    else:
+        result.notes.append(NO_CONTROL)
+    result.tables["accuracy_vs_chance"] = _chance_table(
+        bench, {"base": before, "treated": after, **({"control": control} if control else {})}
+    )
     with ctx.output_path("paired_items.jsonl").open("w", encoding="utf-8") as handle:
         for item in sorted(before.keys() | after.keys()):
             handle.write(
@@ -199,6 +236,145 @@ def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
         + f" ({REFERENCE}: answer rate +9% on BBQ to +191% on StereoSet for Llama 3-70B)"
     )
     return result
+
+
+NO_CONTROL = (
+    "NO CONTROL ARM RAN (--controls none): the before/after change mixes what the STOP "
+    "conversations teach with the reply format any Yes/No fine-tune teaches; a format-only "
+    "control of the same shape raised the answer rate about as much in our measurement "
+    "(docs/benchmarks/stop.md). Do not read the change as the alignment data's effect."
+)
+
+
+def _control_finetune(
+    args: AlignArgs,
+    ctx: Context,
+    examples: list[Messages],
+    settings: LoraSettings,
+    result: AnalysisResult,
+) -> str | None:
+    """The format-only control's fine-tune in OUTPUT/control; its model spec when complete."""
+    from biasaudit.finetune.analysis import finetune_in_folder
+
+    sub = dataclasses.replace(ctx, output_dir=ctx.output_path("control"))
+    conversations = yes_no_format_control(examples, ctx.seed)
+    train = sub.output_path("train.jsonl")
+    with train.open("w", encoding="utf-8") as handle:
+        handle.writelines(
+            json.dumps({"messages": m}, ensure_ascii=False) + "\n" for m in conversations
+        )
+    tuned, part = finetune_in_folder(
+        sub,
+        args.model,
+        conversations,
+        settings,
+        args.stop_after,
+        benchmark="stop",
+        analysis="align",
+        note=f"control: {len(conversations)} format-only conversations (arithmetic Yes/No, "
+        "the treatment's turns and answers, no social content), the same settings",
+        files=[str(train)],
+    )
+    result.notes += [f"control: {n}" for n in part.notes]
+    result.files += part.files
+    result.metrics += [m.model_copy(update={"name": f"control_{m.name}"}) for m in part.metrics]
+    return tuned.model_spec if tuned.complete else None
+
+
+def controlled_tables(
+    before: dict[str, tuple[str, Outcome]],
+    treated: dict[str, tuple[str, Outcome]],
+    control: dict[str, tuple[str, Outcome]],
+    tasks: list[str],
+    args: AlignArgs,
+    ctx: Context,
+) -> tuple[dict[str, Table], list[str]]:
+    """Treatment, control and treatment − control per task and metric, and the verdicts."""
+    rows: list[list[Any]] = []
+    verdicts: list[str] = []
+    for task in [*tasks, "all"]:
+        ids = sorted(
+            i
+            for i in before.keys() & treated.keys() & control.keys()
+            if task == "all" or before[i][0] == task
+        )
+        if not ids:
+            continue
+        for metric in ("answer_rate", "performance"):
+            change = controlled_change(
+                metric,
+                [before[i][1] for i in ids],
+                [treated[i][1] for i in ids],
+                [control[i][1] for i in ids],
+                seed=ctx.seed,
+                n_resamples=args.n_resamples,
+            )
+            rows.append(
+                [
+                    task,
+                    metric,
+                    change.n_items,
+                    change.before,
+                    change.treated,
+                    change.control,
+                    change.treatment,
+                    *change.treatment_ci,
+                    change.control_effect,
+                    *change.control_ci,
+                    change.difference,
+                    *change.difference_ci,
+                ]
+            )
+            verdicts.append(controlled_verdict(change, f"{task} {metric.replace('_', ' ')}"))
+    table = Table(
+        description="stop_downstream on the same items with the base model, the model tuned on "
+        "STOP's conversations (treated) and the format-only control (as many arithmetic Yes/No "
+        "conversations of the same shape, no social content, the same settings): each value "
+        "(%), the treatment and control effects against the base model and treatment − "
+        f"control, in points with paired bootstrap 95% CIs ({args.n_resamples} resamples of "
+        f"items, all three runs recomputed on each resample, seed {ctx.seed}); performance is % "
+        "correct among each run's answered items",
+        columns=[
+            "task",
+            "metric",
+            "n_items",
+            "base",
+            "treated",
+            "control",
+            "treatment_points",
+            "treatment_ci_low",
+            "treatment_ci_high",
+            "control_points",
+            "control_ci_low",
+            "control_ci_high",
+            "difference_points",
+            "difference_ci_low",
+            "difference_ci_high",
+        ],
+        rows=rows,
+    )
+    return {"treatment_vs_control": table}, verdicts
+
+
+def _chance_table(bench: StopDownstream, runs: dict[str, dict[str, tuple[str, Outcome]]]) -> Table:
+    """Accuracy among answered items beside what a random option would score on them."""
+    shape = {s.id: (len(s.data["options"]), len(s.data["correct"])) for s in bench.load_samples()}
+    rows: list[list[Any]] = []
+    for name, outcomes in runs.items():
+        for task in sorted({t for t, _ in outcomes.values()}):
+            answered = [i for i, (t, o) in outcomes.items() if t == task and o[0]]
+            correct = [outcomes[i][1][1] or 0.0 for i in answered]
+            accuracy = 100.0 * sum(correct) / len(answered) if answered else None
+            chance = chance_level([shape[i][0] for i in answered], [shape[i][1] for i in answered])
+            rows.append([task, name, len(answered), accuracy, chance])
+    return Table(
+        description="% correct among answered items and the chance level on the same answered "
+        "items (mean over items of correct options / options: StereoSet 2 of 3, CrowS-Pairs 1 "
+        "of 2, BBQ 1 of 3): an answer rate that rises while accuracy stays at chance is a "
+        "change of reply format, not of judgement",
+        columns=["task", "run", "n_answered", "accuracy", "chance"],
+        rows=rows,
+    )
 
 
 ALIGN = Analysis(
