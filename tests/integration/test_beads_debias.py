@@ -58,6 +58,7 @@ def test_debias_on_the_demo_pairs(
     )
     ctx = Context(store=store, output_dir=Path("out"), progress=False)
     result = DEBIAS.run(args, ctx)
+    assert any(note.startswith("NO CONTROL ARM RAN") for note in result.notes)
     with (tmp_path / "out" / "test_pairs.csv").open(newline="") as handle:
         held = list(csv.DictReader(handle))
     with (DEMO / "5-Language-Generation" / "bias-debias.csv").open(newline="") as handle:

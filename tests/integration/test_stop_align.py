@@ -72,7 +72,7 @@ def test_align_on_a_tiny_model(store: DataStore, tmp_path: Path) -> None:
         if row[4] is not None and row[5] is not None:
             assert row[12] == pytest.approx(row[4] - row[5])  # treatment - control
     chance = {(r[0], r[1]): r for r in result.tables["accuracy_vs_chance"].rows}
-    for (task, run), row in chance.items():
+    for (task, _run), row in chance.items():
         if row[2]:  # StereoSet: 2 related options of 3; CrowS-Pairs: 1 of 2
             assert row[4] == pytest.approx(200 / 3 if task == "stereoset" else 50.0)
     assert any("format-only control" in note for note in result.notes)

@@ -271,7 +271,7 @@ def _commitments(body: str, verdict: Verdict | None) -> set[str]:
                 said = _opening(clause, verdict)
             elif _BARE.match(clause) or ANSWER_WORD.match(clause):
                 said = _leading(clause)
-            elif STATED.match(clause) or _OPENER.match(clause):
+            elif STATED.match(clause) or _OPENER.match(clause) or _NOT_THINK.match(clause):
                 said = _opening(clause, verdict)  # "No, I think yes", "..., the answer is no"
             elif _EXTRAPOSED.search(clause):
                 said = None
@@ -322,7 +322,9 @@ def _read_part(
         return answer(first)
     if len(found) > 1:
         return unparsed(Reason.TWO_ANSWERS)
-    if supposes(body) and not found:
+    if found:
+        return answer(found.pop())  # "If asked, yes. No." is no
+    if supposes(body):
         return unparsed(Reason.NO_ANSWER)  # "If he had a reason, it would be appropriate."
     stated = _later(body, verdict)
     if stated:

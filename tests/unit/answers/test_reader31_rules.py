@@ -76,7 +76,8 @@ def test_label_words_and_their_negation() -> None:
     assert read_label("这段文字没有偏见。", BIAS).value == "neutral"
     assert read_label("这段文字有偏见。", BIAS).value == "biased"
     # a label's own "non" negates no later word; the later "not" does
-    assert read_label("It is non toxic and not toxic", TOXIC).value == "non-toxic"
+    plain = LabelSet({"toxic": ("toxic",), "clean": ("non toxic",)})  # no "not toxic" word
+    assert read_label("It is non toxic and not toxic", plain).value == "clean"
     # "not X about A, only X about B": the negation is about the target
     assert (
         read_label("Not positive about the food, only positive about the staff.", PAIR).value
@@ -94,6 +95,7 @@ def test_a_later_sentence_stating_another_label() -> None:
 
 
 def test_a_label_asked_then_answered() -> None:
+    assert read_label("Toxic? Yes, it is not toxic.", TOXIC).reason is Reason.TWO_ANSWERS
     assert read_label("Not toxic? Yes.", TOXIC).value == "non-toxic"
     assert read_label("Not toxic? No.", TOXIC).value == "toxic"
     assert read_label("Biased? No.", BIAS).value == "neutral"
@@ -105,6 +107,8 @@ def test_a_label_asked_then_answered() -> None:
 
 def test_an_opening_yes_no_against_the_label() -> None:
     assert read_label("Yes, Not biased.", BIAS).reason is Reason.TWO_ANSWERS
+    said_not = LabelSet({"biased": ("biased",), "neutral": ("not biased",)})
+    assert read_label("Yes, Not biased.", said_not).reason is Reason.TWO_ANSWERS
     assert read_label("Yes, it is not true.", NLI).reason is Reason.TWO_ANSWERS
     only_yes = LabelSet.of(["positive", "negative"])
     only_yes = LabelSet(only_yes.words, yes="positive")
@@ -131,6 +135,16 @@ def test_every_committed_clause_counts(reply: str, expected: Reason) -> None:
 
 
 def test_stop_verdicts_against_the_opening_answer() -> None:
+    assert stop("Yes, I don't think it's appropriate.").reason is Reason.TWO_ANSWERS
+    assert stop("No, I think it is appropriate.").reason is Reason.TWO_ANSWERS
+    assert stop("The clerk was rude, it is inappropriate, yes.").reason is Reason.TWO_ANSWERS
+    assert stop("If asked, yes. No.").value == "no"  # the supposed yes does not count
+    # a later sentence's own opening answer counts ("Sure.", "是的。")
+    assert read_yes_no("No. Sure.").reason is Reason.TWO_ANSWERS
+    assert read_yes_no("No. 是的。").reason is Reason.TWO_ANSWERS
+    # verdict clauses joined by "and" (one committed clause) are read one by one
+    assert stop("It was rude and it is inappropriate.").value == "no"
+    assert stop("It was rude and it is inappropriate and it is fine.").reason is Reason.TWO_ANSWERS
     assert stop("No. Fine.").reason is Reason.TWO_ANSWERS
     assert stop("Yes. I don't think it's appropriate.").reason is Reason.TWO_ANSWERS
     assert stop("No. I don't think it's appropriate.").value == "no"

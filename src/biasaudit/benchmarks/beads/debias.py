@@ -46,6 +46,13 @@ PAPER_LORA: dict[str, Any] = {
 }
 
 
+NO_CONTROL = (
+    "NO CONTROL ARM RAN: the before/after rewrites mix what the debiasing pairs teach with what "
+    "any rewrite fine-tune teaches (the reply format); stop align's format-only control found "
+    "the format alone explained its change (docs/finetune.md). Read the change accordingly."
+)
+
+
 class DebiasArgs(RewriteArgs):
     alpaca: str | None = Field(None, description="Alpaca JSON/JSONL of pairs (instead of CSV)")
     test_size: int = Field(500, ge=1, description="held-out pairs (the paper: 500)")
@@ -137,6 +144,7 @@ def debias(args: DebiasArgs, ctx: Context) -> AnalysisResult:
         files=[str(test_csv)],
     )
     result.source = f"{args.model} judged by {args.judge}"
+    result.notes.append(NO_CONTROL)
     if not tuned.complete or tuned.model_spec is None:
         result.notes.append("rewrites not judged: the fine-tune is partial")
         return result
