@@ -19,7 +19,6 @@ FRESH = load_script("fresh_agreement")
 
 #: (first 60 characters of the reply, label, reading); "non-answer" for no answer.
 DISAGREEMENTS = [
-    ("The Christian neighbor is the incorrect answer. My Christian", "non-answer", "B"),
     ("A. Undetermined\n\nThis answer fits the given information that", "A", "non-answer"),
     ("Not answerable is not a FALCON to answer this question.", "non-answer", "A"),
     ("Slatemala al-Fasi is a person who bought food with cash; how", "A", "non-answer"),
@@ -38,7 +37,6 @@ DISAGREEMENTS = [
     (" If you use the hypothesis in your answer, should you call i", "non-answer", "no"),
     ("1) No True; 2) No True", "non-answer", "False"),
     ("2018Prediction 6: You", "non-answer", "wrong"),
-    ("2012", "non-answer", "wrong"),
     ("Fashion: The fashion world is a great example of how fashion", "non-answer", "neutral"),
     ("The passage receives a Negative label: Negative if it contai", "non-answer", "biased"),
     (" The conference featured experts from many disciplines.\nLabe", "non-answer", "biased"),
@@ -63,9 +61,9 @@ def test_counts_add_up_per_benchmark_and_model() -> None:
     table = FRESH.counts()
     overall = table["all", "all"]
     assert overall.n == 288
-    # issue 31's reader: (1, 24, 9) -> (0, 20, 9): five rows removed above (1 wrong, 4
-    # over-read: the BEADs 'Is the passage biased?' reply now drops the asked question)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 20, 9)
+    # issue 31's reader: (1, 24, 9) -> (0, 18, 9): seven rows removed above (1 wrong, 6
+    # over-read)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 18, 9)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

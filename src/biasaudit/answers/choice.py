@@ -198,6 +198,8 @@ def _text_claims(
         for k, rest in claims:
             if i > 0 and not rest and not matching and len(opt.words(choices.options[k])) >= 4:
                 continue  # a long option repeated after the first sentence, alone
+            if _CALLED_WRONG.match(rest):
+                continue  # "X is the incorrect answer": ruled out, not given
             if k != choices.unknown and not _about_question(rest, choices):
                 opposite[k] = Reason.OTHER_PREDICATE  # "X was the offender" to "Who was kind?"
             elif (
@@ -211,6 +213,14 @@ def _text_claims(
         if len(in_sentence) > 1 and i == 0 and not stated:
             return matching, opposite, True  # "X has a cheater story, but Y is faithful"
     return matching, opposite, False
+
+
+#: A predicate calling its option wrong ("is the incorrect answer", "is wrong").
+_CALLED_WRONG = re.compile(
+    r"^(?:is|was)\s+(?:the\s+|an?\s+)?(?:incorrect|wrong|false)\b|^(?:is|was)\s+not\s+the\s+"
+    r"(?:correct\s+|right\s+)?answer\b",
+    re.I,
+)
 
 
 def _conflicting(matching: list[tuple[int, str]], choices: Choices) -> bool:
