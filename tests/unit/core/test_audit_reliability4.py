@@ -1,0 +1,50 @@
+"""Issue 33 (reliability round 4): the audit keeps the promises `run` keeps.
+
+Each test reproduces a case of ../shared/audits/reliability-3.md on the conformance fake
+backend and failed on the code before its fix."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from biasaudit.audit.folder import read_audit
+from biasaudit.audit.run import audit
+from biasaudit.cli import main
+from biasaudit.models.spec import BACKENDS
+
+BENCHES = ["crows_pairs", "stop"]
+
+
+@pytest.fixture(autouse=True)
+def fake_backend(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(BACKENDS._paths, "fake", "biasaudit.testing.fake_backend:FakeBackend")
+    monkeypatch.setitem(BACKENDS._descriptions, "fake", "conformance fake")
+    yield
+
+
+def _audit(out: Path, **kwargs: Any) -> Any:
+    return audit(["fake:a"], "demo", out, benchmarks=BENCHES, progress=False, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("stop.max_tokns=5", "max_tokns"),  # a typo
+        ("stop.max_tokens=-5", "max_tokens"),
+        ("stop.temperature=nan", "temperature"),
+    ],
+)
+def test_a_mistake_in_one_benchmarks_option_is_exit_2_not_a_skip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, message: str
+) -> None:
+    out = tmp_path / "audit"
+    args = ["audit", "-m", "fake:a", "--suite", "demo", "--benchmarks", ",".join(BENCHES)]
+    assert main([*args, "-o", str(out), "-q", "-O", option]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+    assert not (out / "audit.json").exists()  # no "complete" audit without STOP
