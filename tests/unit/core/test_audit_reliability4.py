@@ -48,3 +48,19 @@ def test_a_mistake_in_one_benchmarks_option_is_exit_2_not_a_skip(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
     assert not (out / "audit.json").exists()  # no "complete" audit without STOP
+
+
+def test_merge_of_an_incomplete_shard_set_is_partial(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for i in (0, 1):  # shard 2/3 missing
+        _audit(tmp_path / f"s{i}", shard=(i, 3))
+    merged = tmp_path / "merged"
+    code = main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1"), "-o", str(merged)])
+    printed = capsys.readouterr().out
+    info = read_audit(merged)
+    assert info.status == "partial", info.status
+    assert "(complete)" not in printed
+    assert code == 3  # as run-level merge of a partial set
+    reasons = " ".join(b.reason or "" for b in info.benchmarks)
+    assert "2/3" in reasons or "missing" in reasons
