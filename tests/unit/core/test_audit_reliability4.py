@@ -5,7 +5,6 @@ backend and failed on the code before its fix."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -64,3 +63,28 @@ def test_merge_of_an_incomplete_shard_set_is_partial(
     assert code == 3  # as run-level merge of a partial set
     reasons = " ".join(b.reason or "" for b in info.benchmarks)
     assert "2/3" in reasons or "missing" in reasons
+
+
+def _killed(*args: Any, **kwargs: Any) -> Any:
+    raise KeyboardInterrupt  # the process dies inside the engine, before any benchmark ends
+
+
+@pytest.mark.parametrize("several", [False, True])
+def test_overwrite_killed_before_the_first_benchmark_never_reads_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, several: bool
+) -> None:
+    out = tmp_path / "audit"
+    models = ["fake:a", "fake:b"] if several else ["fake:a"]
+    audit(models, "demo", out, benchmarks=BENCHES, progress=False)
+    model_dir = out / "fake_b" if several else out
+    assert read_audit(out).status == "complete" and (model_dir / "card.md").exists()
+    import biasaudit.audit.run as audit_run
+
+    monkeypatch.setattr(audit_run, "evaluate_one", _killed)
+    with pytest.raises(KeyboardInterrupt):
+        audit(models, "demo", out, benchmarks=BENCHES, progress=False, overwrite=True)
+    assert read_audit(out).status == "running"  # not the old run's "complete"
+    first = out / "fake_a" if several else out
+    assert read_audit(first).status == "running"
+    for name in ("card.md", "card.json", "profile.json", "profile.csv"):
+        assert not (first / name).exists(), name
