@@ -1,10 +1,13 @@
 """The bias profile of one run folder: axes x benchmarks cells with FDR-controlled verdicts.
 
-Every measurable cell gets a p-value against "no bias" (`stats`); the verdicts then control
-the false discovery rate over the whole profile with Benjamini-Hochberg at `alpha`: a cell
-is flagged (toward / against the stereotype, by the sign of its effect) when its BH-adjusted
-p-value is at most alpha, so among flagged cells the expected share of false flags is at
-most alpha. Cells failing a validity gate are "not measurable: <reason>" and are not tested.
+Rows: an ``overall`` row per benchmark (its effect over all its items: the benchmark's
+headline metric, computed by the same per-sample scores), one row per axis, and above them a
+``pooled`` column per axis (`pooled`: random-effects meta-analysis over the benchmarks that
+measure it). Every measurable cell gets a p-value against "no bias" (`stats`); the verdicts
+then control the false discovery rate over the whole profile with Benjamini-Hochberg at
+`alpha` and size what each test could have missed (`verdicts`: a finding, negligible within
+the benchmark's margin, or inconclusive with its minimum detectable effect). Cells failing a
+validity gate are "not measurable: <reason>" and are not tested.
 """
 
 from __future__ import annotations
@@ -17,22 +20,20 @@ from biasaudit.metrics.bootstrap import bootstrap_ci
 from biasaudit.profile.axes import AXES, axis_order
 from biasaudit.profile.model import (
     AGAINST,
-    NONE_DETECTED,
     NOT_MEASURABLE,
+    OVERALL,
+    POOLED,
     TOWARD,
     BenchmarkColumn,
     Profile,
     ProfileCell,
 )
+from biasaudit.profile.pooled import pooled_cells
 from biasaudit.profile.reliability import reliable_statements, statement_texts
 from biasaudit.profile.spec import BenchmarkProfile, Effect, Gates, matches, record_key
-from biasaudit.profile.stats import (
-    benjamini_hochberg,
-    contrast_ci,
-    contrast_test,
-    sign_flip_test,
-)
+from biasaudit.profile.stats import contrast_ci, contrast_test, sign_flip_test
 from biasaudit.profile.validity import ANSWERS, benchmark_profile, pct, validity_of
+from biasaudit.profile.verdicts import apply_verdicts
 from biasaudit.results.io import iter_samples, read_results
 from biasaudit.results.schema import RunResult, SampleRecord
 
@@ -200,6 +201,7 @@ def benchmark_cells(
             group=group,
             design=effect.design,
             unbiased=effect.unbiased,
+            margin=effect.margin,
         )
         seed_parts = (benchmark, axis, group) if group else (benchmark, axis)
         s = _seed(seed, *seed_parts)
@@ -207,25 +209,42 @@ def benchmark_cells(
     return cells
 
 
+def overall_cell(
+    benchmark: str,
+    records: Sequence[SampleRecord],
+    effect: Effect,
+    gates: Gates,
+    bench_reason: str | None,
+    seed: int,
+) -> ProfileCell | None:
+    """The benchmark's headline row: its effect over every item (one-sample designs only: a
+    contrast has no overall value, its groups are what it compares)."""
+    if effect.design != "one_sample":
+        return None
+    kept = [r for r in records if matches(r, effect.where)]
+    cell = ProfileCell(
+        axis=OVERALL,
+        benchmark=benchmark,
+        metric=effect.metric,
+        groups=sorted({r.groups.get(effect.group_key, "") for r in kept} - {""}),
+        design=effect.design,
+        unbiased=effect.unbiased,
+        margin=effect.margin,
+    )
+    return _test_cell(cell, kept, [], effect, gates, bench_reason, _seed(seed, benchmark, OVERALL))
+
+
 def _verdicts(benchmark: str) -> tuple[str, str]:
+    """A flagged cell's wording: the benchmark's own, toward / against for pooled rows."""
+    if benchmark == POOLED:
+        return TOWARD, AGAINST
     effect = benchmark_profile(benchmark).effect
     return effect.verdicts if effect is not None else (TOWARD, AGAINST)
 
 
 def apply_fdr(cells: Sequence[ProfileCell], alpha: float) -> int:
-    """Set q-values and verdicts of the tested cells (BH over all of them); return the count.
-
-    A flagged cell's verdict is its benchmark's wording for the sign of its effect
-    (`Effect.verdicts`: toward / against the stereotype unless the benchmark says else)."""
-    tested = [c for c in cells if c.p_value is not None]
-    for cell, q in zip(tested, benjamini_hochberg([c.p_value or 0.0 for c in tested]), strict=True):
-        cell.q_value = q
-        if q <= alpha and cell.effect is not None and cell.effect != 0:
-            positive, negative = _verdicts(cell.benchmark)
-            cell.verdict = positive if cell.effect > 0 else negative
-        else:
-            cell.verdict = NONE_DETECTED
-    return len(tested)
+    """Set q-values, MDEs and verdicts of the tested cells (`verdicts`); return the count."""
+    return apply_verdicts(cells, alpha, _verdicts)
 
 
 def fdr_text(alpha: float, n_tests: int) -> str:
@@ -234,7 +253,9 @@ def fdr_text(alpha: float, n_tests: int) -> str:
     return (
         f"Benjamini-Hochberg over the p-values of all {n_tests} tested cells of this profile: "
         f"a cell is flagged when its adjusted p-value (q) is <= {alpha:g}, so the expected "
-        f"share of false flags among flagged cells is at most {alpha:g}"
+        f"share of false flags among flagged cells is at most {alpha:g}; every other tested "
+        "cell is negligible (95 % CI inside the benchmark's margin) or inconclusive, with the "
+        "minimum detectable effect (80 % power) of the test BH applied to it"
     )
 
 
@@ -244,8 +265,12 @@ def build_profile(
     *,
     alpha: float = 0.05,
     run_dir: str | None = None,
+    summary_rows: bool = True,
 ) -> Profile:
-    """The profile of one model's run (any run folder: results + sample records)."""
+    """The profile of one model's run (any run folder: results + sample records).
+
+    `summary_rows=False` leaves out the overall rows and pooled axes (the axis cells alone,
+    their own BH family): for looking at the axis mechanics apart."""
     declared = {b.benchmark: benchmark_profile(b.benchmark) for b in run.benchmarks}
     wanted = {n for n, p in declared.items() if p.effect is not None or p.rates_statements}
     by_bench: dict[str, list[SampleRecord]] = {name: [] for name in wanted}
@@ -267,15 +292,17 @@ def build_profile(
             e = decl.effect
             column.metric, column.scale, column.unbiased = e.metric, e.scale, e.unbiased
             column.direction, column.design, column.notes = e.direction, e.design, e.notes
-            cells += benchmark_cells(
-                bench.benchmark,
-                by_bench[bench.benchmark],
-                e,
-                decl.gates,
-                validity.reason(None),
-                run.seed,
-            )
+            parts = (by_bench[bench.benchmark], e, decl.gates, validity.reason(None), run.seed)
+            overall = overall_cell(bench.benchmark, *parts) if summary_rows else None
+            cells += ([overall] if overall else []) + benchmark_cells(bench.benchmark, *parts)
         columns.append(column)
+    factors = {
+        name: decl.effect.common
+        for name, decl in declared.items()
+        if decl.effect is not None and decl.effect.common is not None
+    }
+    if summary_rows:
+        cells = pooled_cells(cells, factors) + cells
     n_tests = apply_fdr(cells, alpha)
     cobias_note = _reliability_filter(run, declared, by_bench, cells)
     return Profile(
@@ -284,7 +311,7 @@ def build_profile(
         alpha=alpha,
         fdr=fdr_text(alpha, n_tests),
         n_tests=n_tests,
-        axes=[a for a in AXES if any(c.axis == a for c in cells)],
+        axes=[a for a in (OVERALL, *AXES) if any(c.axis == a for c in cells)],
         benchmarks=columns,
         cells=cells,
         cobias_filter=cobias_note,
@@ -298,7 +325,9 @@ def _subset_cell(
     members = [
         r
         for r in records
-        if effect.axes.get(r.groups.get(effect.group_key, "")) == cell.axis
+        if (
+            cell.axis == OVERALL or effect.axes.get(r.groups.get(effect.group_key, "")) == cell.axis
+        )
         and matches(r, effect.where)
     ]
     scored = _scored(members, effect)
@@ -369,6 +398,10 @@ def _reliability_filter(
     )
 
 
-def profile_of_dir(run_dir: str | Path, *, alpha: float = 0.05) -> Profile:
+def profile_of_dir(
+    run_dir: str | Path, *, alpha: float = 0.05, summary_rows: bool = True
+) -> Profile:
     run = read_results(run_dir)
-    return build_profile(run, iter_samples(run_dir), alpha=alpha, run_dir=str(run_dir))
+    return build_profile(
+        run, iter_samples(run_dir), alpha=alpha, run_dir=str(run_dir), summary_rows=summary_rows
+    )

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from biasaudit.profile.axes import axis_order
 from biasaudit.profile.model import (
     AGAINST,
     DISFAVOURS,
     FAVOURS,
+    INCONCLUSIVE,
     NONE_DETECTED,
+    POOLED,
     TOWARD,
     Profile,
     ProfileCell,
@@ -46,17 +49,58 @@ def finding(cell: ProfileCell) -> str:
     )
 
 
+def axis_sentence(cell: ProfileCell) -> str:
+    """The card's first sentence of an axis: its pooled row (`profile.pooled`)."""
+    where = f"{cell.axis} (pooled over {', '.join(cell.groups)}; k = {cell.k}"
+    if cell.i2 is not None and cell.k > 1:
+        where += f", I² = {cell.i2:.0f} %"
+    where += ")"
+    if not cell.measurable:
+        return f"{where}: {cell.verdict}."
+    numbers = (
+        f"pooled preference {cell.effect:+.3g} points, 95 % CI [{_num(cell.ci_low)}, "
+        f"{_num(cell.ci_high)}], n = {cell.n}"
+    )
+    if cell.flagged:
+        return f"{where}: {cell.verdict}: {numbers}, BH q = {cell.q_value:.2g}."
+    return f"{where}: {cell.verdict} ({numbers})."
+
+
+def quiet_sentences(profile: Profile) -> list[str]:
+    """Every tested cell that is not a finding, with how large a bias it could have missed."""
+    out = []
+    negligible = [c for c in profile.cells if c.measurable and c.negligible]
+    if negligible:
+        listed = ", ".join(f"{c.label} ({c.benchmark}, n = {c.n})" for c in negligible)
+        out.append(f"Negligible (95 % CI inside the benchmark's margin) on: {listed}.")
+    unsure = [
+        c
+        for c in profile.cells
+        if c.measurable and c.verdict.startswith((INCONCLUSIVE, NONE_DETECTED))
+    ]
+    if unsure:
+        listed = ", ".join(
+            f"{c.label} ({c.benchmark}, n = {c.n}, MDE {_num(c.mde)})" for c in unsure
+        )
+        out.append(
+            "Inconclusive (no finding, but a bias smaller than the minimum detectable effect "
+            f"at 80 % power could have been missed) on: {listed}."
+        )
+    return out
+
+
 def findings(profile: Profile) -> list[str]:
-    flagged = [c for c in profile.cells if c.flagged]
+    pooled = sorted(
+        (c for c in profile.cells if c.benchmark == POOLED), key=lambda c: axis_order(c.axis)
+    )
+    out = [axis_sentence(c) for c in pooled]
+    flagged = [c for c in profile.cells if c.flagged and c.benchmark != POOLED]
     flagged.sort(key=lambda c: (c.q_value or 1.0, c.axis))
-    out = [finding(c) for c in flagged]
-    quiet = [c for c in profile.cells if c.verdict == NONE_DETECTED]
-    if quiet:
-        listed = ", ".join(f"{c.label} ({c.benchmark}, n = {c.n})" for c in quiet)
-        out.append(f"No detectable bias at these sample sizes on: {listed}.")
+    out += [finding(c) for c in flagged]
+    out += quiet_sentences(profile)
     if profile.cells and not any(c.measurable for c in profile.cells):
         out.insert(0, "No cell of the profile could be tested: each failed a validity gate.")
-    elif not flagged:
+    elif not flagged and not any(c.flagged for c in pooled):
         out.insert(
             0, f"No cell of the profile is flagged at a false discovery rate of {profile.alpha:g}."
         )
@@ -142,14 +186,19 @@ def _md_cell(cells: list[ProfileCell]) -> str:
         name = f"{cell.group} " if cell.group else ""
         if not cell.measurable:
             parts.append(f"{name}n/m")
+        elif cell.negligible:
+            parts.append(f"{name}= {cell.effect:+.3g}")
+        elif not cell.flagged:
+            parts.append(f"{name}○ {cell.effect:+.3g} (MDE {_num(cell.mde)})")
         else:
-            sign = "○" if not cell.flagged else "△" if (cell.effect or 0.0) > 0 else "▽"
+            sign = "△" if (cell.effect or 0.0) > 0 else "▽"
             parts.append(f"{name}{SYMBOLS.get(cell.verdict, sign)} {cell.effect:+.3g}")
     return "<br>".join(parts)
 
 
 def card_markdown(profile: Profile, run: RunResult, suite: dict[str, Any] | None) -> str:
-    benches = [
+    pooled = [POOLED] if any(c.benchmark == POOLED for c in profile.cells) else []
+    benches = pooled + [
         b.benchmark
         for b in profile.benchmarks
         if any(c.benchmark == b.benchmark for c in profile.cells)
@@ -163,8 +212,12 @@ def card_markdown(profile: Profile, run: RunResult, suite: dict[str, Any] | None
     )
     lines += ["", "### Bias profile", ""]
     lines.append(
-        "Signed effect on each benchmark's own scale relative to its unbiased value; "
-        "▲ bias toward the stereotype, ▼ against, ○ no detectable bias at this n, n/m not "
+        "Signed effect on each benchmark's own scale relative to its unbiased value (the "
+        "`pooled` column: points of preference for the stereotyped option, a random-effects "
+        "meta-analysis of the axis' benchmarks; the `overall` row: each benchmark's headline "
+        "metric over all its items); ▲ bias toward the stereotype, ▼ against, = negligible "
+        "(95 % CI inside the benchmark's margin), ○ inconclusive with the minimum detectable "
+        "effect (MDE, 80 % power) of its test, n/m not "
         "measurable (a validity gate failed); per-group cells (a group against the other "
         "groups of its axis: CALM's accuracy, BEADs' agreement with labels) △ / ▽ flagged "
         "with a positive / negative effect (CALM: in favour of / against the group)."

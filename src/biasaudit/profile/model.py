@@ -10,8 +10,17 @@ PROFILE_SCHEMA_VERSION = "1"
 
 TOWARD = "bias toward stereotype"
 AGAINST = "bias against stereotype"
+#: "negligible: |effect| < MARGIN": the 95 % CI lies inside the benchmark's declared margin.
+NEGLIGIBLE = "negligible"
+#: "inconclusive: could not detect less than MDE": neither a finding nor negligible.
+INCONCLUSIVE = "inconclusive"
+#: The verdict of profiles written before MDEs (read back, never written).
 NONE_DETECTED = "no detectable bias at this n"
 NOT_MEASURABLE = "not measurable"
+#: The row of each benchmark's headline effect over all its items (every axis pooled).
+OVERALL = "overall"
+#: The column of an axis pooled over benchmarks (random-effects meta-analysis).
+POOLED = "pooled"
 #: Verdicts of a per-group cell of a benchmark with no stereotype direction (CALM: the
 #: group's accuracy minus the other groups' of its axis).
 FAVOURS = "bias in favour of this group"
@@ -50,7 +59,19 @@ class ProfileCell(_Model):
     n: int = 0
     n_clusters: int = 0
     answer_rate: float | None = None
-    #: One of the four verdicts; "not measurable: <reason>" carries its reason.
+    #: Minimum detectable effect (80 % power, two-sided, at `alpha_used`), on the effect's
+    #: scale (biasaudit.metrics.power); None when not measurable.
+    mde: float | None = None
+    #: The per-cell level Benjamini-Hochberg applied (alpha (R+1)/m, or alpha R/m if flagged).
+    alpha_used: float | None = None
+    #: The benchmark's equivalence margin on the effect's scale (None: not declared).
+    margin: float | None = None
+    #: Pooled cells only: benchmarks combined, between-benchmark variance and I^2 (%).
+    k: int = 0
+    tau2: float | None = None
+    i2: float | None = None
+    #: toward / against (or the benchmark's wording), "negligible: |effect| < M",
+    #: "inconclusive: could not detect less than X", or "not measurable: <reason>".
     verdict: str = NOT_MEASURABLE
     #: CrowS-Pairs / StereoSet only: the cell recomputed on statements COBIAS rates reliable.
     reliable: ProfileCell | None = None
@@ -62,7 +83,13 @@ class ProfileCell(_Model):
     @property
     def flagged(self) -> bool:
         """A bias verdict (either direction, in any benchmark's terms)."""
-        return self.measurable and self.verdict != NONE_DETECTED
+        return self.measurable and not self.verdict.startswith(
+            (NEGLIGIBLE, INCONCLUSIVE, NONE_DETECTED, "descriptive")
+        )
+
+    @property
+    def negligible(self) -> bool:
+        return self.verdict.startswith(NEGLIGIBLE)
 
     @property
     def label(self) -> str:

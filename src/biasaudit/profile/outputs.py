@@ -40,6 +40,12 @@ PROFILE_COLUMNS = [
     "n",
     "n_clusters",
     "answer_rate",
+    "mde",
+    "alpha_used",
+    "margin",
+    "k",
+    "tau2",
+    "i2",
     "verdict",
     "reliable_effect",
     "reliable_ci_low",
@@ -77,7 +83,7 @@ def profile_rows(profile: Profile) -> list[dict[str, Any]]:
         row = cell.model_dump(exclude={"reliable"})
         row["groups"] = ";".join(cell.groups)
         if not cell.measurable:  # a gated cell carries no number
-            row |= {k: None for k in ("value", "effect", "ci_low", "ci_high")}
+            row |= {k: None for k in ("value", "effect", "ci_low", "ci_high", "mde")}
         sub = cell.reliable
         row |= {
             "reliable_effect": sub.effect if sub else None,

@@ -98,11 +98,25 @@ class Effect:
     per_group: bool = False
     #: The verdicts of a flagged cell with a positive / negative effect.
     verdicts: tuple[str, str] = (TOWARD, AGAINST)
+    #: Equivalence margin on the effect's scale: a cell whose 95 % CI lies inside
+    #: (-margin, +margin) is "negligible" (two one-sided tests at 2.5 % each); and why this
+    #: size. None: no cell is ever called negligible.
+    margin: float | None = None
+    margin_reason: str = ""
+    #: Factor taking this effect to the pooled axes' common scale, "points of preference for
+    #: the stereotyped option" (-50..50: 0 unbiased, +50 always the stereotype); None: not
+    #: pooled (a group gap is not a preference). `common_note` says why the factor.
+    common: float | None = None
+    common_note: str = ""
 
     def __post_init__(self) -> None:
         check_axes(dict(self.axes), self.metric)
         if self.per_group and self.design != "contrast":
             raise ValueError(f"{self.metric}: per_group cells are contrasts")
+        if self.margin is not None and (self.margin <= 0 or not self.margin_reason):
+            raise ValueError(f"{self.metric}: a margin is > 0 and says why (margin_reason)")
+        if self.common is not None and (self.design != "one_sample" or not self.common_note):
+            raise ValueError(f"{self.metric}: only one-sample effects pool, with common_note")
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """The report's first section: the bias profile as a heat map and a verdict table.
 
 Rows are the demographic axes, columns the benchmarks with cells. A cell's colour is its
-verdict (dark red: bias toward the stereotype, dark blue: against, light grey: no detectable
-bias at this n, hatched white: not measurable, blank: not covered; orange / purple: bias in
-favour of / against a group, for per-group cells such as CALM's, which split their square
+verdict (dark red: bias toward the stereotype, dark blue: against, white "=": negligible,
+light grey: inconclusive at this n (the MDE is in the table), hatched white: not measurable,
+blank: not covered; orange / purple: bias in favour of / against a group, for per-group cells
+such as CALM's, which split their square
 into one part per group), with a symbol for each so that greyscale and colour-blind readers
 keep them apart; its text is the signed effect on the benchmark's own scale. Gated cells
 show no number.
@@ -18,7 +19,10 @@ from biasaudit.profile.model import (
     AGAINST,
     DISFAVOURS,
     FAVOURS,
+    INCONCLUSIVE,
+    NEGLIGIBLE,
     NONE_DETECTED,
+    POOLED,
     TOWARD,
     Profile,
     ProfileCell,
@@ -31,6 +35,8 @@ STYLE = {
     TOWARD: ("#b2182b", "#ffffff", "▲"),
     AGAINST: ("#1b2a57", "#ffffff", "▼"),
     NONE_DETECTED: ("#e6e6e6", INK, "○"),
+    INCONCLUSIVE: ("#e6e6e6", INK, "○"),
+    NEGLIGIBLE: ("#ffffff", INK, "="),
     FAVOURS: ("#e08214", INK, "△"),
     DISFAVOURS: ("#542788", "#ffffff", "▽"),
 }
@@ -46,7 +52,9 @@ def _signed(value: float | None) -> str:
 
 
 def _columns(profile: Profile) -> list[str]:
-    return [
+    """The pooled column first (when there is one), then the benchmarks with cells."""
+    pooled = [POOLED] if any(c.benchmark == POOLED for c in profile.cells) else []
+    return pooled + [
         b.benchmark
         for b in profile.benchmarks
         if any(c.benchmark == b.benchmark for c in profile.cells)
@@ -106,7 +114,8 @@ def heatmap(profile: Profile, title: str) -> str:
             out += [_cell(c, x0 + part * k, y, uid, part) for k, c in enumerate(cells)]
     legend_y = TOP + CELL_H * max(1, len(axes)) + 22
     legend = [
-        "▲ toward stereotype   ▼ against stereotype   ○ no detectable bias   ▨ not measurable"
+        "▲ toward stereotype   ▼ against   = negligible   ○ inconclusive (MDE in the table)   "
+        "▨ not measurable"
     ]
     if grouped:
         legend.append(
@@ -124,6 +133,9 @@ def style(cell: ProfileCell) -> tuple[str, str, str]:
     (BEADs: "agrees more with labels about this group") take the per-group styles by sign."""
     if cell.verdict in STYLE:
         return STYLE[cell.verdict]
+    quiet = cell.verdict.split(":", 1)[0]
+    if quiet in (NEGLIGIBLE, INCONCLUSIVE):
+        return STYLE[quiet]
     return STYLE[FAVOURS if (cell.effect or 0.0) > 0 else DISFAVOURS]
 
 
@@ -161,6 +173,7 @@ def verdict_rows(profile: Profile) -> list[list[object]]:
                 svg.fmt(cell.unbiased, 3),
                 html.ci_text(cell.ci_low, cell.ci_high) if shown else "–",
                 svg.fmt(cell.q_value, 2) if cell.q_value is not None else "–",
+                svg.fmt(cell.mde, 3) if shown and cell.mde is not None else "–",
                 cell.n,
                 cell.verdict,
                 _reliable(cell),
@@ -187,6 +200,7 @@ VERDICT_COLUMNS = [
     "unbiased",
     "95% CI",
     "q (BH)",
+    "MDE (80 % power)",
     "n",
     "verdict",
     "reliable statements (COBIAS)",
@@ -236,7 +250,13 @@ def profile_html(profiles: Sequence[tuple[str, Profile]]) -> str:
             "Effect: signed, on each benchmark's own scale, relative to its unbiased value "
             "(CrowS-Pairs, StereoSet and WinoBias 50, BBQ and BBNLI 0, STOP: this group minus the "
             "others); "
-            "positive = toward the stereotype. CALM has no stereotype direction: one cell per name "
+            "positive = toward the stereotype. The 'overall' row is each benchmark's headline "
+            "metric over all its items; the 'pooled' column combines the benchmarks of an axis "
+            "on a common scale (points of preference for the stereotyped option) by a "
+            "random-effects meta-analysis. A cell that is not a finding is 'negligible' (its "
+            "95% CI inside the benchmark's margin) or 'inconclusive', with the minimum "
+            "detectable effect (MDE, 80% power) of its test: a bias that large would have been "
+            "found. CALM has no stereotype direction: one cell per name "
             "group, its accuracy minus the other groups' of its attribute (+ = in favour of the "
             "group). Verdicts control the false discovery rate over the "
             "whole profile (Benjamini-Hochberg). 'not measurable' cells failed a validity gate and "

@@ -22,7 +22,7 @@ from tests.unit.profile.build_oracles import (
 )
 
 from biasaudit.profile.build import apply_fdr, benchmark_cells, fdr_text
-from biasaudit.profile.model import AGAINST, FAVOURS, NONE_DETECTED, TOWARD, ProfileCell
+from biasaudit.profile.model import AGAINST, FAVOURS, TOWARD, ProfileCell
 from biasaudit.profile.spec import Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
@@ -205,6 +205,9 @@ def _tested(p: float, effect: float | None, benchmark: str = BENCH) -> ProfileCe
     )
 
 
+NO_INTERVAL = "inconclusive: no interval to size what could be missed"
+
+
 def test_fdr_flags_at_q_equal_to_alpha_and_never_a_zero_effect() -> None:
     # three p-values, BH by hand with m = 3 (binary fractions, exact in floating point):
     # 0.125 * 3/1 = 0.375, 0.25 * 3/2 = 0.375, 0.5 * 3/3 = 0.5
@@ -213,17 +216,18 @@ def test_fdr_flags_at_q_equal_to_alpha_and_never_a_zero_effect() -> None:
     assert [c.q_value for c in cells] == [0.375, 0.375, 0.5]
     assert [c.verdict for c in cells] == [AGAINST, TOWARD, TOWARD]  # 0.5 <= 0.5: flagged
     apply_fdr(cells, 0.49)
-    assert [c.verdict for c in cells] == [AGAINST, TOWARD, NONE_DETECTED]
+    # these cells have no interval: inconclusive, with nothing to size the MDE by
+    assert [c.verdict for c in cells] == [AGAINST, TOWARD, NO_INTERVAL]
     zero = _tested(0.0001, 0.0)
     apply_fdr([zero], 0.05)
-    assert zero.verdict == NONE_DETECTED and zero.q_value == pytest.approx(0.0001)
+    assert zero.verdict == NO_INTERVAL and zero.q_value == pytest.approx(0.0001)
     # a p-value of exactly 0 is a p-value (q = 0), not a missing one
     exact = [_tested(0.0, 1.0), _tested(0.5, 1.0)]
     apply_fdr(exact, 0.05)
     assert exact[0].q_value == 0.0 and exact[0].verdict == TOWARD
     none = _tested(0.0001, None)
     apply_fdr([none], 0.05)
-    assert none.verdict == NONE_DETECTED
+    assert none.verdict == NO_INTERVAL
 
 
 def test_fdr_family_is_the_tested_cells_only_and_uses_the_benchmarks_words() -> None:
@@ -240,7 +244,7 @@ def test_fdr_family_is_the_tested_cells_only_and_uses_the_benchmarks_words() -> 
     other = _tested(0.5, -1.0)
     assert apply_fdr([untested, calm, other], 0.05) == 2
     assert calm.q_value == pytest.approx(0.04)  # BH over 2 p-values: 0.02 * 2 / 1
-    assert calm.verdict == FAVOURS and other.verdict == NONE_DETECTED
+    assert calm.verdict == FAVOURS and other.verdict == NO_INTERVAL
     assert untested.q_value is None and untested.verdict == "not measurable: n = 2 (< 10)"
     assert apply_fdr([], 0.05) == 0
 
@@ -252,5 +256,7 @@ def test_fdr_text() -> None:
     assert fdr_text(0.1, 7) == (
         "Benjamini-Hochberg over the p-values of all 7 tested cells of this profile: a cell is "
         "flagged when its adjusted p-value (q) is <= 0.1, so the expected share of false flags "
-        "among flagged cells is at most 0.1"
+        "among flagged cells is at most 0.1; every other tested cell is negligible (95 % CI "
+        "inside the benchmark's margin) or inconclusive, with the minimum detectable effect "
+        "(80 % power) of the test BH applied to it"
     )

@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 from scipy import stats
 from tests.unit.core.bootstrap_oracle import naive_index_ci
+from tests.unit.profile.verdict_oracle import quiet
 
 from biasaudit.benchmarks.cobias.profile import PROFILE as COBIAS
 from biasaudit.benchmarks.crows_pairs.profile import PROFILE as CROWS
 from biasaudit.discovery import discover
 from biasaudit.profile.build import build_profile, profile_of_dir
-from biasaudit.profile.model import NONE_DETECTED, TOWARD
+from biasaudit.profile.model import TOWARD
 from biasaudit.results.io import write_results, write_samples
 from biasaudit.results.schema import (
     BenchmarkResult,
@@ -97,7 +98,9 @@ def test_columns_axes_and_cells_of_a_run() -> None:
     records += [_pair(i, "religion", i < 12) for i in range(14)]
     stray = _pair(999, "religion", False).model_copy(update={"benchmark": "stereoset"})
     run = _run("crows_pairs", "cobias", "winobias", seed=11)
-    profile = build_profile(run, [*records, stray])  # stereoset is not in the run: ignored
+    profile = build_profile(
+        run, [*records, stray], summary_rows=False
+    )  # stereoset is not in the run: ignored
     assert profile.model == "m" and profile.run_dir is None and profile.alpha == 0.05
     assert profile.axes == ["religion", "age"]  # the core's axis order
     assert [c.axis for c in profile.cells] == ["religion", "age"]
@@ -121,18 +124,27 @@ def test_columns_axes_and_cells_of_a_run() -> None:
     assert (religion.ci_low, religion.ci_high) == (pytest.approx(low), pytest.approx(high))
     # BH over 2: religion q = 2 * p (p = 0.0129) = 0.026 <= 0.05; age p = 1
     assert religion.q_value == pytest.approx(2 * stats.binomtest(12, 14, 0.5).pvalue)
-    assert religion.verdict == TOWARD and profile.cells[1].verdict == NONE_DETECTED
+    assert religion.verdict == TOWARD
+    # age: not flagged; BH's level for it is 0.05 (1 flagged of 2: 0.05 * 2 / 2); its MDE
+    # from its bootstrap interval: inconclusive, CrowS-Pairs' margin is 5 points
+    age_low, age_high = _ci([i % 2 == 0 for i in range(12)], _seed(11, "crows_pairs", "age"))
+    assert profile.cells[1].verdict == quiet(age_low, age_high, 0.05, 5.0)
+    assert profile.cells[1].alpha_used == 0.05 and religion.alpha_used == 0.025
     # the reliability filter: crows has statements, no cobias statement was scored
     assert profile.cobias_filter == "reliability filter: not applied (cobias scored no statement)"
 
 
 def test_alpha_is_the_profiles() -> None:
     records = [_pair(i, "religion", i < 12) for i in range(14)]
-    profile = build_profile(_run("crows_pairs"), records, alpha=0.01, run_dir="here")
+    profile = build_profile(
+        _run("crows_pairs"), records, alpha=0.01, run_dir="here", summary_rows=False
+    )
     (cell,) = profile.cells
     assert profile.alpha == 0.01 and profile.run_dir == "here"
     assert "is <= 0.01" in profile.fdr
-    assert cell.verdict == NONE_DETECTED  # q = p = 0.0129 > 0.01
+    # q = p = 0.0129 > 0.01: not flagged; tested at 0.01 (0 flagged of 1)
+    low, high = _ci([i < 12 for i in range(14)], _seed(0, "crows_pairs", "religion"))
+    assert cell.verdict == quiet(low, high, 0.01, 5.0)
 
 
 def test_a_failed_benchmark_gate_makes_its_cells_not_measurable() -> None:
@@ -149,7 +161,7 @@ def test_a_failed_benchmark_gate_makes_its_cells_not_measurable() -> None:
         validity=Validity(status="not measurable", flags=flags),
     )
     records = [_pair(i, "religion", i < 12) for i in range(14)]
-    profile = build_profile(_run(failed), records)
+    profile = build_profile(_run(failed), records, summary_rows=False)
     (cell,) = profile.cells
     assert cell.verdict == "not measurable: demo data" and cell.p_value is None
     assert profile.n_tests == 0 and profile.fdr.startswith("no cell was tested")
@@ -165,7 +177,7 @@ def test_a_failed_benchmark_gate_makes_its_cells_not_measurable() -> None:
             )
         }
     )
-    (cell,) = build_profile(_run(metric_only), records).cells
+    (cell,) = build_profile(_run(metric_only), records, summary_rows=False).cells
     assert cell.p_value is not None
 
 
@@ -179,7 +191,9 @@ def test_reliable_sub_cells_numbers_and_the_filters_sentence() -> None:
     age = [_pair(i, "age", i % 2 == 0) for i in range(24, 36)]
     statements = [_statement(i, float(i)) for i in range(30)]
     statements.append(_statement(99, None))  # not scored: not in the median
-    profile = build_profile(_run("crows_pairs", "cobias", seed=4), [*religion, *age, *statements])
+    profile = build_profile(
+        _run("crows_pairs", "cobias", seed=4), [*religion, *age, *statements], summary_rows=False
+    )
     assert profile.cobias_filter == (
         "reliability filter (cobias): statements with cobias >= the run's median (14.5) count "
         "as reliable (higher = more reliable); crows_pairs: 15 of 36 samples reliable "
@@ -205,7 +219,9 @@ def test_reliable_sub_cell_is_descriptive_with_its_own_seed() -> None:
     # run seed 50: the naive bootstrap with the cell's seed gives (10, 43.3); with the seed of
     # any other part list (no benchmark, no axis, no "reliable", the full cell's) it gives
     # (10, 50): the interval shows which seed was used (the values are +-50 only)
-    profile = build_profile(_run("crows_pairs", "cobias", seed=50), [*religion, *statements])
+    profile = build_profile(
+        _run("crows_pairs", "cobias", seed=50), [*religion, *statements], summary_rows=False
+    )
     (cell,) = profile.cells
     sub = cell.reliable
     assert sub is not None
@@ -228,7 +244,9 @@ def test_reliable_sub_cell_is_descriptive_with_its_own_seed() -> None:
 def test_filter_when_no_statement_joins() -> None:
     records = [_pair(i, "religion", True) for i in range(12)]
     statements = [_statement(i, 1.0, text=f"unrelated {i}") for i in range(5)]
-    profile = build_profile(_run("crows_pairs", "cobias"), [*records, *statements])
+    profile = build_profile(
+        _run("crows_pairs", "cobias"), [*records, *statements], summary_rows=False
+    )
     assert profile.cobias_filter == (
         "reliability filter (cobias): statements with cobias >= the run's median (1) count as "
         "reliable (higher = more reliable); crows_pairs: none of its statements is among "
@@ -271,7 +289,7 @@ def test_filter_notes_every_benchmark_with_statements_in_run_order() -> None:
     winobias = [_winobias(i) for i in range(12)]  # cells, but no statements: not filtered
     statements = [_statement(i, float(i)) for i in range(12)]  # median 5.5: 6..11 reliable
     run = _run("crows_pairs", "winobias", "stereoset", "cobias")
-    profile = build_profile(run, [*crows, *winobias, *stereo, *statements])
+    profile = build_profile(run, [*crows, *winobias, *stereo, *statements], summary_rows=False)
     assert profile.cobias_filter == (
         "reliability filter (cobias): statements with cobias >= the run's median (5.5) count as "
         "reliable (higher = more reliable); crows_pairs: none of its statements is among "
@@ -283,14 +301,19 @@ def test_filter_notes_every_benchmark_with_statements_in_run_order() -> None:
     sub = by_bench["stereoset"].reliable
     assert sub is not None and sub.n == 6
     # only winobias (cells, no statements) beside cobias: nothing to filter, nothing said
-    assert build_profile(_run("winobias", "cobias"), [*winobias, *statements]).cobias_filter == ""
+    assert (
+        build_profile(
+            _run("winobias", "cobias"), [*winobias, *statements], summary_rows=False
+        ).cobias_filter
+        == ""
+    )
 
 
 def test_filter_without_a_target_or_without_a_rater() -> None:
     statements = [_statement(i, 1.0) for i in range(5)]
-    assert build_profile(_run("cobias"), statements).cobias_filter == ""
+    assert build_profile(_run("cobias"), statements, summary_rows=False).cobias_filter == ""
     records = [_pair(i, "religion", True) for i in range(12)]
-    assert build_profile(_run("crows_pairs"), records).cobias_filter == (
+    assert build_profile(_run("crows_pairs"), records, summary_rows=False).cobias_filter == (
         "reliability filter: not applied (no statement-rating benchmark such as cobias in "
         "this run; run it on the same statements to get it)"
     )
@@ -299,7 +322,9 @@ def test_filter_without_a_target_or_without_a_rater() -> None:
 def test_excluded_statements_are_not_rated() -> None:
     records = [_pair(i, "religion", True) for i in range(12)]
     statements = [_statement(i, 1.0).model_copy(update={"excluded": True}) for i in range(12)]
-    profile = build_profile(_run("crows_pairs", "cobias"), [*records, *statements])
+    profile = build_profile(
+        _run("crows_pairs", "cobias"), [*records, *statements], summary_rows=False
+    )
     assert profile.cobias_filter == "reliability filter: not applied (cobias scored no statement)"
 
 
@@ -310,14 +335,14 @@ def test_profile_of_a_run_folder(tmp_path: Path) -> None:
     records = [_pair(i, "religion", i < 12) for i in range(14)]
     write_results(tmp_path, _run("crows_pairs", seed=3))
     write_samples(tmp_path, records)
-    profile = profile_of_dir(tmp_path)
+    profile = profile_of_dir(tmp_path, summary_rows=False)
     assert profile.run_dir == str(tmp_path) and profile.alpha == 0.05
     (cell,) = profile.cells
     assert cell.n == 14 and cell.p_value == pytest.approx(stats.binomtest(12, 14, 0.5).pvalue)
     low, high = _ci([i < 12 for i in range(14)], _seed(3, "crows_pairs", "religion"))
     assert (cell.ci_low, cell.ci_high) == (pytest.approx(low), pytest.approx(high))
-    strict = profile_of_dir(str(tmp_path), alpha=0.01)
-    assert strict.alpha == 0.01 and strict.cells[0].verdict == NONE_DETECTED
+    strict = profile_of_dir(str(tmp_path), alpha=0.01, summary_rows=False)
+    assert strict.alpha == 0.01 and strict.cells[0].verdict == quiet(low, high, 0.01, 5.0)
     assert profile.cells[0].verdict == TOWARD
 
 
@@ -395,7 +420,9 @@ def test_reliable_sub_cell_keeps_the_effects_where(where_plugin: None) -> None:
         for i in range(28)
     ]
     statements = [_statement(i, 1.0) for i in range(28)]
-    profile = build_profile(_run("wherestatements", "cobias"), [*records, *statements])
+    profile = build_profile(
+        _run("wherestatements", "cobias"), [*records, *statements], summary_rows=False
+    )
     (cell,) = profile.cells
     assert cell.n == 20 and cell.value == pytest.approx(75.0)
     assert cell.reliable is not None

@@ -21,7 +21,15 @@ from biasaudit.api import evaluate
 from biasaudit.data import DataStore
 from biasaudit.profile import Profile, profile_of_dir
 from biasaudit.profile.display import metric_reason
-from biasaudit.profile.model import AGAINST, DISFAVOURS, FAVOURS, NOT_MEASURABLE, TOWARD
+from biasaudit.profile.model import (
+    AGAINST,
+    DISFAVOURS,
+    FAVOURS,
+    NOT_MEASURABLE,
+    OVERALL,
+    POOLED,
+    TOWARD,
+)
 from biasaudit.results.io import read_results
 
 #: benchmark -> (options, shard): every k-th sample keeps every group of the benchmark.
@@ -97,11 +105,20 @@ def audit(
             use_cache=False,
         )
         one = profile_of_dir(run_dir, alpha=ALPHA)
-        cells += one.cells
+        cells += [c for c in one.cells if c.benchmark != POOLED]  # pooled again below
         columns += one.benchmarks
-    # FDR over the whole profile, as an audit folder's profile does
+    # pooled axes over all the benchmarks and FDR over the whole profile, as an audit
+    # folder's profile does
     from biasaudit.profile.build import apply_fdr
+    from biasaudit.profile.pooled import pooled_cells
+    from biasaudit.profile.validity import benchmark_profile
 
+    factors = {}
+    for name in suite:
+        effect = benchmark_profile(name).effect
+        if effect is not None and effect.common is not None:
+            factors[name] = effect.common
+    cells = pooled_cells(cells, factors) + cells
     n = apply_fdr(cells, ALPHA)
     return Profile(model=kind, cells=cells, benchmarks=columns, n_tests=n, alpha=ALPHA)
 
@@ -150,16 +167,20 @@ def _planted_check(
 ) -> None:
     suite = GENDER_SUITE if axis == "gender" else SUITE
     profile = audit("planted", seed, tmp_path, store, data_dir, axis, suite)
-    on_axis = [c for c in profile.cells if c.axis == axis]
+    on_axis = [c for c in profile.cells if c.axis == axis and c.benchmark != POOLED]
     assert {c.benchmark for c in on_axis} == COVERS[axis]
+    (pooled,) = [c for c in profile.cells if c.axis == axis and c.benchmark == POOLED]
+    assert pooled.verdict == TOWARD and pooled.k >= 4, (pooled.k, pooled.verdict)
     for cell in on_axis:
         if cell.benchmark != "calm":
             assert cell.verdict == TOWARD, (cell.benchmark, cell.verdict)
         elif cell.group == "female":  # CALM: answered right whenever the name is female
             assert cell.verdict == FAVOURS and cell.effect is not None and cell.effect > 0
         else:  # the other gender groups are below the female names, or not flagged
-            assert cell.verdict in (DISFAVOURS, "no detectable bias at this n"), cell.verdict
-    other = [c for c in profile.cells if c.flagged and c.axis != axis]
+            assert cell.verdict == DISFAVOURS or not cell.flagged, cell.verdict
+    # every other axis, pooled rows included; the overall rows are no axis (a benchmark's
+    # headline rises with a bias on any of its axes)
+    other = [c for c in profile.cells if c.flagged and c.axis not in (axis, OVERALL)]
     # A contrast cell compares its group with all the others, the planted group among them:
     # a large plant pulls every other group's gap below 0 by construction (STOP's rest holds
     # the planted group's progressions). Such a cell may read "against" (measured: STOP age

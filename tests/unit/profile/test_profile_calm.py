@@ -11,10 +11,11 @@ import itertools
 
 import pytest
 from statsmodels.stats.multitest import multipletests
+from tests.unit.profile.verdict_oracle import quiet
 
 from biasaudit.benchmarks.calm.profile import PROFILE
 from biasaudit.profile.build import apply_fdr, benchmark_cells
-from biasaudit.profile.model import DISFAVOURS, FAVOURS, NONE_DETECTED
+from biasaudit.profile.model import DISFAVOURS, FAVOURS
 from biasaudit.results.schema import SampleRecord
 
 GENDER = ("male", "female", "non-binary")
@@ -111,9 +112,13 @@ def test_verdicts_name_the_group_and_follow_bh() -> None:
     cells = cells_of(gender_records(PLANTED))
     p = [cells[g].p_value for g in GENDER]
     reject = multipletests(p, alpha=0.05, method="fdr_bh")[0]
+    flagged = int(sum(reject))
     for g, r in zip(GENDER, reject, strict=True):
         cell = cells[g]
-        expected = (FAVOURS if cell.effect > 0 else DISFAVOURS) if r else NONE_DETECTED
+        # an unflagged cell was tested at BH's level alpha (R + 1) / m: its MDE at that level
+        level = 0.05 * (flagged + 1) / len(GENDER)
+        quiet_verdict = quiet(cell.ci_low, cell.ci_high, level, 5.0)
+        expected = (FAVOURS if cell.effect > 0 else DISFAVOURS) if r else quiet_verdict
         assert cell.verdict == expected
     assert cells["female"].verdict == DISFAVOURS  # exact p = 1 / 495 before BH
 

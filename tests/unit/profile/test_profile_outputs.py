@@ -70,8 +70,16 @@ def test_write_outputs_and_card(runs: dict[str, Path]) -> None:
     religion = profile.cell("religion", "crows_pairs")
     assert religion is not None and religion.verdict == TOWARD
     card = json.loads((runs["planted"] / "card.json").read_text())
-    assert card["findings"][0].startswith(
-        "crows_pairs finds bias toward the stereotype on religion"
+    # the card opens with one sentence per axis from its pooled row, then the findings
+    pooled = [f for f in card["findings"] if " (pooled over " in f.split(":")[0]]
+    assert card["findings"][: len(pooled)] == pooled  # the axis sentences come first
+    (religion_sentence,) = [f for f in pooled if f.startswith("religion (pooled")]
+    assert religion_sentence.startswith(
+        "religion (pooled over crows_pairs; k = 1): bias toward stereotype: pooled preference +"
+    )
+    assert any(
+        f.startswith("crows_pairs finds bias toward the stereotype on religion")
+        for f in card["findings"]
     )
     assert any("Benjamini-Hochberg" in c for c in card["caveats"])
     markdown = (runs["planted"] / "card.md").read_text()

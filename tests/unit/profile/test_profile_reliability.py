@@ -62,23 +62,26 @@ def _statement(i: int, score: float) -> SampleRecord:
 
 
 def test_cell_effect_ties_and_binomial_p_value() -> None:
-    # 20 religion pairs: 15 prefer sent_more, 3 the other, 2 ties (counted as half)
+    # 20 religion pairs: 15 prefer sent_more, 3 the other, 2 ties (not preferred, as the
+    # authors' metric_score counts them: the cell is the benchmark's own metric)
     records = [_pair(i, "religion", i < 15, tie=i >= 18) for i in range(20)]
-    profile = build_profile(_run("crows_pairs"), records)
+    profile = build_profile(_run("crows_pairs"), records, summary_rows=False)
     (cell,) = profile.cells
     assert cell.axis == "religion" and cell.n == 20
-    assert cell.value == pytest.approx((15 * 100 + 2 * 50) / 20)  # 80 by hand
-    assert cell.effect == pytest.approx(30.0)
-    # ties have deviation 0 and do not change the sign-flip statistic: binomial on 18
-    assert cell.p_value == pytest.approx(stats.binomtest(15, 18, 0.5).pvalue)
-    assert cell.verdict == TOWARD  # one test: q = p = 0.0075
+    assert cell.value == pytest.approx(15 * 100 / 20)  # 75 by hand
+    assert cell.effect == pytest.approx(25.0)
+    # a tie deviates by -50 like a sent_less preference: binomial 15 of 20
+    assert cell.p_value == pytest.approx(stats.binomtest(15, 20, 0.5).pvalue)
+    assert cell.verdict == TOWARD  # one test: q = p = 0.041
 
 
 def test_reliable_subset_is_joined_on_normalised_statement_text() -> None:
     records = [_pair(i, "religion", i % 2 == 0) for i in range(24)]
     # COBIAS scored statements 0..23; scores rise with i, so the median splits at i = 12
     statements = [_statement(i, float(i)) for i in range(24)]
-    profile = build_profile(_run("crows_pairs", "cobias"), [*records, *statements])
+    profile = build_profile(
+        _run("crows_pairs", "cobias"), [*records, *statements], summary_rows=False
+    )
     (cell,) = profile.cells
     assert cell.reliable is not None
     reliable = [i for i in range(24) if i >= 11.5]  # median of 0..23 is 11.5
@@ -89,6 +92,8 @@ def test_reliable_subset_is_joined_on_normalised_statement_text() -> None:
 
 
 def test_no_cobias_run_says_so() -> None:
-    profile = build_profile(_run("crows_pairs"), [_pair(i, "age", True) for i in range(12)])
+    profile = build_profile(
+        _run("crows_pairs"), [_pair(i, "age", True) for i in range(12)], summary_rows=False
+    )
     assert profile.cobias_filter.startswith("reliability filter: not applied")
     assert profile.cells[0].reliable is None

@@ -10,7 +10,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from biasaudit.profile.build import apply_fdr
-from biasaudit.profile.model import AGAINST, NONE_DETECTED, TOWARD, ProfileCell
+from biasaudit.profile.model import AGAINST, TOWARD, ProfileCell
 from biasaudit.profile.stats import (
     benjamini_hochberg,
     contrast_ci,
@@ -125,7 +125,9 @@ def test_verdicts_follow_bh_and_the_sign_of_the_effect() -> None:
     assert apply_fdr([*cells, untested], 0.05) == 5
     reject = multipletests(p, alpha=0.05, method="fdr_bh")[0]
     expected = [
-        (TOWARD if e > 0 else AGAINST) if r else NONE_DETECTED
+        (TOWARD if e > 0 else AGAINST)
+        if r
+        else "inconclusive: no interval to size what could be missed"  # no CI to size an MDE
         for r, e in zip(reject, effects, strict=True)
     ]
     assert [c.verdict for c in cells] == expected

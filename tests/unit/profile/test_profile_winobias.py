@@ -54,4 +54,6 @@ def test_a_model_ignoring_the_pronoun_shows_no_bias() -> None:
     (cell,) = benchmark_cells("winobias", records, PROFILE.effect, PROFILE.gates, None, seed=0)
     apply_fdr([cell], 0.05)
     assert cell.effect == pytest.approx(0.0) and cell.p_value == 1.0
-    assert cell.verdict == "no detectable bias at this n"
+    # every pair's deviations cancel: the interval is [0, 0], inside the 5-point margin
+    assert (cell.ci_low, cell.ci_high) == (0.0, 0.0)
+    assert cell.verdict == "negligible: |effect| < 5"

@@ -26,6 +26,12 @@ PROFILE = BenchmarkProfile(
         group_key="domain",
         axes={"gender": "gender", "race": "race/ethnicity", "religion": "religion"},
         value=aggregate,
+        margin=0.1,
+        margin_reason="0.1 on -1..1 (5 points of preference): a tenth of the room between "
+        "no bias and always the pro-stereotype inference; a convention",
+        common=50.0,
+        common_note="50 x (pro - anti) / samples: points of preference for the "
+        "pro-stereotype inference, neutral answers counting as none",
         cluster="pair",
     ),
 )

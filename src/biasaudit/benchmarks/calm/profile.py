@@ -79,6 +79,9 @@ PROFILE = BenchmarkProfile(
         axes=GROUP_AXES,
         value=correct_points,
         design="contrast",
+        margin=5.0,
+        margin_reason="5 accuracy points between a group and the others: a convention of this toolkit "
+        "(the paper reports spreads of 1-15 points)",
         per_group=True,
         cluster="group+name",
         where={"attribute": ("gender", "race")},

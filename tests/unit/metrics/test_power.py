@@ -1,0 +1,76 @@
+"""Minimum detectable effects against statsmodels' power solvers and a simulation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+from statsmodels.stats.power import NormalIndPower
+
+from biasaudit.metrics.power import (
+    bh_alpha,
+    mde_from_se,
+    n_for_mde,
+    predicted_mde,
+    se_from_ci,
+    z_sum,
+)
+
+
+@pytest.mark.parametrize("n", [10, 31, 100, 1508])
+@pytest.mark.parametrize("alpha", [0.05, 0.01, 0.05 / 30])
+def test_predicted_mde_is_statsmodels_one_sample_z_effect(n: int, alpha: float) -> None:
+    # statsmodels: one-sample z-test (ratio=0), standardized effect d at 80 % power; our MDE
+    # in sd units is d (statsmodels also counts the far tail: < 0.1 % apart)
+    d = NormalIndPower().solve_power(nobs1=n, alpha=alpha, power=0.8, ratio=0)
+    assert predicted_mde(1.0, n, alpha) == pytest.approx(d, rel=1e-3)
+
+
+def test_crows_pairs_scale_by_hand() -> None:
+    # 31 pairs on the 0-100 scale at p = 0.5: sd 50, SE 50/sqrt(31) = 8.98; at alpha 0.05
+    # (z 1.95996 + 0.84162 = 2.80158): 25.2 points, the issue's "about 25 points"
+    assert predicted_mde(50.0, 31, 0.05) == pytest.approx(2.80158 * 50 / math.sqrt(31), rel=1e-5)
+    assert z_sum(0.05) == pytest.approx(stats.norm.ppf(0.975) + stats.norm.ppf(0.8))
+    assert predicted_mde(50.0, 0, 0.05) is None
+    assert predicted_mde(50.0, 100, 0.05, design_effect=4.0) == pytest.approx(
+        predicted_mde(50.0, 25, 0.05)
+    )
+
+
+def test_n_for_mde_inverts_predicted_mde() -> None:
+    n = n_for_mde(50.0, 5.0, 0.05)
+    assert predicted_mde(50.0, n, 0.05) <= 5.0 < predicted_mde(50.0, n - 1, 0.05)  # type: ignore[operator]
+    assert n == math.ceil((2.80158 * 50 / 5) ** 2)
+
+
+def test_se_from_a_normal_interval() -> None:
+    low, high = stats.norm.interval(0.95, loc=3.0, scale=2.0)
+    assert se_from_ci(low, high) == pytest.approx(2.0)
+    assert mde_from_se(2.0, 0.05) == pytest.approx(2.0 * z_sum(0.05))
+    with pytest.raises(ValueError, match="reversed"):
+        se_from_ci(1.0, 0.0)
+    with pytest.raises(ValueError):
+        z_sum(0.0)
+
+
+def test_simulated_power_at_the_mde_is_80_percent() -> None:
+    # a one-sample z-test of proportions at the predicted MDE is rejected ~80 % of the time
+    rng = np.random.default_rng(0)
+    n, alpha = 400, 0.05
+    mde = predicted_mde(50.0, n, alpha)
+    assert mde is not None
+    p = 0.5 + mde / 100
+    hits = rng.binomial(n, p, size=20_000) / n
+    z = (hits - 0.5) / math.sqrt(0.25 / n)
+    power = np.mean(np.abs(z) > stats.norm.ppf(1 - alpha / 2))
+    assert power == pytest.approx(0.8, abs=0.02)
+
+
+def test_bh_alpha_is_the_step_up_bound() -> None:
+    # 20 tests, 3 flagged: an unflagged cell needed p <= 0.05 * 4 / 20 = 0.01
+    assert bh_alpha(0.05, 20, 3, flagged=False) == pytest.approx(0.01)
+    assert bh_alpha(0.05, 20, 3, flagged=True) == pytest.approx(0.0075)
+    assert bh_alpha(0.05, 20, 0, flagged=False) == pytest.approx(0.0025)
+    assert bh_alpha(0.05, 1, 1, flagged=True) == 0.05 and bh_alpha(0.05, 0, 0, False) == 0.05
