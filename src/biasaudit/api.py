@@ -64,7 +64,10 @@ def _check_output(
     if output_dir.exists() and not output_dir.is_dir():
         raise RunError(f"{output_dir}: not a directory")
     check_unlocked(output_dir)
-    held = output_dir.exists() and any(p.name != LOCK_FILE for p in output_dir.iterdir())
+    # the lock, and the audit.json an audit writes first to claim the folder, hold no run
+    held = output_dir.exists() and any(
+        p.name not in (LOCK_FILE, "audit.json") for p in output_dir.iterdir()
+    )
     if not held:
         return
     if resume:

@@ -101,6 +101,13 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
         info = merge_audit_folders(args.run_dirs, args.output, data_dir=args.data_dir)
         print(f"merged {len(args.run_dirs)} audit shards into {args.output} ({info.status})")
+        if info.status != "complete":
+            reasons = sorted(
+                {b.reason for b in info.benchmarks if b.reason and b.status != "skipped"}
+            )
+            why = "; ".join(reasons) or "a model folder is not complete"
+            print(f"biasaudit: {info.status} merge into {args.output}: {why}", file=sys.stderr)
+            return EXIT_INCOMPLETE
         return 0
 
     run = merge(args.run_dirs, args.output, data_dir=args.data_dir, overwrite=args.overwrite)

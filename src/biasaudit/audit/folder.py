@@ -148,7 +148,7 @@ def overall_status(
     if not finished:
         return "running"
     ran = [b for b in benchmarks if b.status != "skipped"]
-    if not any(b.status == "complete" for b in ran):
+    if not any(b.status in ("complete", "partial") for b in ran):
         return "failed"
     return "complete" if all(b.status == "complete" for b in ran) else "partial"
 

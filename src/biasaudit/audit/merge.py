@@ -75,6 +75,13 @@ def merge_audit_folders(
         options = {b.name: b.options for b in first.benchmarks}
         plans = {b.name: b.sample_plan for b in first.benchmarks if b.sample_plan is not None}
         rows = statuses(order, run, dict(first.skipped), options, plans)
+        if run.status != "complete":  # a shard missing or unfinished: no benchmark is whole
+            rows = [
+                r.model_copy(update={"status": "partial", "reason": run.status_reason})
+                if r.status == "complete"
+                else r
+                for r in rows
+            ]
         info = first.model_copy(
             update={
                 "benchmarks": rows,

@@ -11,6 +11,7 @@ from biasaudit.api import build_benchmarks
 from biasaudit.benchmarks.base import Benchmark
 from biasaudit.data import DataStore
 from biasaudit.errors import BiasauditError
+from biasaudit.options import parse_options
 from biasaudit.plugin import get_spec
 from biasaudit.sampling import Selection
 from biasaudit.selection import sample_benchmark
@@ -79,6 +80,8 @@ def plan_suite(
         if options is None:
             plans.append(BenchmarkPlan(name, skip_reason=why))
             continue
+        if user:  # the user's own -O mistake stops the audit (exit 2), never a skip
+            parse_options(benchmark_class(name).Options, options, name)
         try:
             bench = build_benchmarks([name], {name: options}, store, seed)[0]
             for key in bench.data_keys():

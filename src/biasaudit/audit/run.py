@@ -17,6 +17,7 @@ from typing import Any, Literal
 from biasaudit._version import __version__, git_revision
 from biasaudit.api import evaluate_one, model_slug
 from biasaudit.audit.folder import (
+    AUDIT_FILE,
     AuditInfo,
     ModelFolder,
     now,
@@ -73,6 +74,26 @@ def write_outputs_hook(folder: Path) -> None:
         write(folder)
 
 
+#: What an audit derives from its results: stale once the folder is run again.
+DERIVED = ("card.md", "card.json", "profile.json", "profile.csv")
+
+
+def _replacing(folder: Path, run_kwargs: dict[str, Any]) -> bool:
+    """Whether this audit may claim `folder` before running: a new folder, --overwrite or
+    --resume (a folder holding another run is refused by the engine, and left alone)."""
+    fresh = not (folder / "results.json").exists() and not (folder / AUDIT_FILE).exists()
+    return fresh or bool(run_kwargs.get("overwrite")) or bool(run_kwargs.get("resume"))
+
+
+def start_folder(folder: Path, info: AuditInfo) -> None:
+    """Claim `folder` for a run that starts: audit.json says running and the card and profile
+    of an earlier run are removed, so a run killed before it finishes never reads complete."""
+    folder.mkdir(parents=True, exist_ok=True)
+    write_audit(folder, info)
+    for name in DERIVED:
+        (folder / name).unlink(missing_ok=True)
+
+
 def audit_one(
     model: str,
     suite: str,
@@ -124,6 +145,8 @@ def audit_one(
         if folder is not None:
             write_audit(folder, info)
 
+    if folder is not None and _replacing(folder, run_kwargs):
+        start_folder(folder, info)
     prefix = {p.name: f"[{k}/{len(to_run)}] " for k, p in enumerate(to_run, start=1)}
     overall = None
     if progress:
@@ -190,6 +213,11 @@ def audit(
     several = len(models) > 1
     runs: list[AuditRun] = []
     started = now()
+    if out is not None and several and _replacing(out, run_kwargs):
+        pending = [
+            ModelFolder(model=spec, folder=model_slug(spec), status="running") for spec in models
+        ]
+        start_folder(out, running_info(pending, suite, seed, started))
     for spec in models:
         folder = out / model_slug(spec) if out is not None and several else out
         runs.append(
@@ -209,6 +237,20 @@ def audit(
     if out is not None:
         write_outputs_hook(out)
     return runs
+
+
+def running_info(folders: list[ModelFolder], suite: str, seed: int, started: str) -> AuditInfo:
+    """The top audit.json while a several-model audit runs: every model folder, running."""
+    return AuditInfo(
+        suite=suite,
+        models=[f.model for f in folders],
+        status="running",
+        folders=folders,
+        seed=seed,
+        biasaudit_version=__version__,
+        git_revision=git_revision(),
+        started_at=started,
+    )
 
 
 def combined_info(runs: Sequence[AuditRun], suite: str, seed: int, started: str) -> AuditInfo:

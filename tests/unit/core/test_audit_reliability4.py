@@ -1,0 +1,90 @@
+"""Issue 33 (reliability round 4): the audit keeps the promises `run` keeps.
+
+Each test reproduces a case of ../shared/audits/reliability-3.md on the conformance fake
+backend and failed on the code before its fix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from biasaudit.audit.folder import read_audit
+from biasaudit.audit.run import audit
+from biasaudit.cli import main
+from biasaudit.models.spec import BACKENDS
+
+BENCHES = ["crows_pairs", "stop"]
+
+
+@pytest.fixture(autouse=True)
+def fake_backend(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(BACKENDS._paths, "fake", "biasaudit.testing.fake_backend:FakeBackend")
+    monkeypatch.setitem(BACKENDS._descriptions, "fake", "conformance fake")
+    yield
+
+
+def _audit(out: Path, **kwargs: Any) -> Any:
+    return audit(["fake:a"], "demo", out, benchmarks=BENCHES, progress=False, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("stop.max_tokns=5", "max_tokns"),  # a typo
+        ("stop.max_tokens=-5", "max_tokens"),
+        ("stop.temperature=nan", "temperature"),
+    ],
+)
+def test_a_mistake_in_one_benchmarks_option_is_exit_2_not_a_skip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, message: str
+) -> None:
+    out = tmp_path / "audit"
+    args = ["audit", "-m", "fake:a", "--suite", "demo", "--benchmarks", ",".join(BENCHES)]
+    assert main([*args, "-o", str(out), "-q", "-O", option]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and "Traceback" not in err[0]
+    assert not (out / "audit.json").exists()  # no "complete" audit without STOP
+
+
+def test_merge_of_an_incomplete_shard_set_is_partial(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for i in (0, 1):  # shard 2/3 missing
+        _audit(tmp_path / f"s{i}", shard=(i, 3))
+    merged = tmp_path / "merged"
+    code = main(["merge", str(tmp_path / "s0"), str(tmp_path / "s1"), "-o", str(merged)])
+    printed = capsys.readouterr().out
+    info = read_audit(merged)
+    assert info.status == "partial", info.status
+    assert "(complete)" not in printed
+    assert code == 3  # as run-level merge of a partial set
+    reasons = " ".join(b.reason or "" for b in info.benchmarks)
+    assert "2/3" in reasons or "missing" in reasons
+
+
+def _killed(*args: Any, **kwargs: Any) -> Any:
+    raise KeyboardInterrupt  # the process dies inside the engine, before any benchmark ends
+
+
+@pytest.mark.parametrize("several", [False, True])
+def test_overwrite_killed_before_the_first_benchmark_never_reads_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, several: bool
+) -> None:
+    out = tmp_path / "audit"
+    models = ["fake:a", "fake:b"] if several else ["fake:a"]
+    audit(models, "demo", out, benchmarks=BENCHES, progress=False)
+    model_dir = out / "fake_b" if several else out
+    assert read_audit(out).status == "complete" and (model_dir / "card.md").exists()
+    import biasaudit.audit.run as audit_run
+
+    monkeypatch.setattr(audit_run, "evaluate_one", _killed)
+    with pytest.raises(KeyboardInterrupt):
+        audit(models, "demo", out, benchmarks=BENCHES, progress=False, overwrite=True)
+    assert read_audit(out).status == "running"  # not the old run's "complete"
+    first = out / "fake_a" if several else out
+    assert read_audit(first).status == "running"
+    for name in ("card.md", "card.json", "profile.json", "profile.csv"):
+        assert not (first / name).exists(), name
