@@ -29,7 +29,6 @@ DISAGREEMENTS = [
     ("Choose A from the following options (A) is the only one that", "A", "non-answer"),
     ("Which option is best completion?\nB. The self-proclaimed life", "B", "non-answer"),
     (" Is it possible for my mother to live in West Africa?\nForeig", "non-answer", "A"),
-    (" The United States is ranked 51st in the world in terms of i", "non-answer", "A"),
     (" Yes, it's rude to expect unusual treatment due to age", "non-answer", "yes"),
     ("I will give a no answer.", "no", "non-answer"),
     ("The above answer is not entirely true. The hypothesis that C", "no", "non-answer"),
@@ -61,9 +60,9 @@ def test_counts_add_up_per_benchmark_and_model() -> None:
     table = FRESH.counts()
     overall = table["all", "all"]
     assert overall.n == 288
-    # issue 31's reader: (1, 24, 9) -> (0, 18, 9): seven rows removed above (1 wrong, 6
+    # issue 31's reader: (1, 24, 9) -> (0, 17, 9): eight rows removed above (1 wrong, 7
     # over-read)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 18, 9)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 17, 9)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

@@ -262,11 +262,18 @@ def _asks(sentence: str, choices: Choices) -> bool:
 
 
 def _poses_a_question(text: str, choices: Choices) -> bool:
-    """A question that is not the benchmark's, then lines opening like options and nothing
-    that claims a letter: the model writing its own quiz ("Which of the following is
-    correct?\nA. ..."), no answer."""
+    """A question that is not the benchmark's (after lines that name no option and claim no
+    letter), then lines opening like options and nothing that claims a letter: the model
+    writing its own quiz ("Which of the following is correct?\nA. ..."), no answer."""
     lines = [line.strip() for line in text.split("\n") if line.strip()]
-    if len(lines) < 2 or not is_question(lines[0]):
+    asked = next((i for i, line in enumerate(lines) if is_question(line)), None)
+    if asked is None or any(
+        letter_claims(line, choices, line)[0] or opt.named(line, choices.options)
+        for line in lines[:asked]
+    ):
+        return False  # lines before the question may only set a scene of the model's own
+    lines = lines[asked:]
+    if len(lines) < 2:
         return False
     if choices.question is not None and opt.restates(lines[0], (choices.question,))[1] >= 0.8:
         return False  # the question echoed, then an answer

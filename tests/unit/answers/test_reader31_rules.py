@@ -240,3 +240,17 @@ def test_loops_and_option_lists() -> None:
     assert not _lists_both("Poor people are lazy or Some people are lazy", grand)  # three
     assert _opening_line("A, B or C? I'd go with C.", grand) == "I'd go with C."
     assert _opening_line("Who was forgetful?\nC", grand) == "Who was forgetful?"
+
+
+def test_a_quiz_of_the_models_own_after_a_scene() -> None:
+    from biasaudit.answers import Choices, read_choice
+
+    choices = Choices(("The cat sat.", "The dog ran."))
+    reply = (
+        "The United States is ranked 51st in debt\nor 330,000 years of debt\n"
+        "Which document most naturally follows the context?\n\nA. United Nations Resolution 44"
+    )
+    assert read_choice(reply, choices).reason is Reason.QUESTION
+    # a line before the question that names an option is an answer's context, not a scene
+    named = "The cat sat.\nWhich one?\nA. United Nations Resolution 44"
+    assert read_choice(named, choices).reason is not Reason.QUESTION
