@@ -36,3 +36,7 @@ class RunError(BiasauditError):
 
 class CacheError(RunError):
     """The response cache file cannot be used (not a cache, damaged, unwritable, disk full)."""
+
+
+class PluginError(BiasauditError):
+    """A declared part of a plug-in (its profile, suites, ...) that cannot be used."""

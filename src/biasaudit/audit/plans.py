@@ -10,9 +10,10 @@ from typing import Any
 from biasaudit.api import build_benchmarks
 from biasaudit.benchmarks.base import Benchmark
 from biasaudit.data import DataStore
-from biasaudit.errors import BiasauditError
+from biasaudit.errors import BiasauditError, PluginError
 from biasaudit.options import parse_options
 from biasaudit.plugin import get_spec
+from biasaudit.profile.validity import benchmark_profile
 from biasaudit.sampling import Selection
 from biasaudit.selection import sample_benchmark
 
@@ -79,6 +80,11 @@ def plan_suite(
                     )
         if options is None:
             plans.append(BenchmarkPlan(name, skip_reason=why))
+            continue
+        try:  # a broken profile declaration skips this benchmark only
+            benchmark_profile(name)
+        except PluginError as exc:
+            plans.append(BenchmarkPlan(name, skip_reason=f"cannot load: {exc}"))
             continue
         if user:  # the user's own -O mistake stops the audit (exit 2), never a skip
             parse_options(benchmark_class(name).Options, options, name)

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from biasaudit.discovery import discover
+from biasaudit.errors import PluginError
 from biasaudit.extraction import READER_AGREEMENT
 from biasaudit.profile.spec import BenchmarkProfile, Gates
 from biasaudit.results.schema import (
@@ -46,9 +47,15 @@ def benchmark_profile(name: str) -> BenchmarkProfile:
     if path is None:
         return BenchmarkProfile()
     module, _, attribute = path.partition(":")
-    declared = getattr(importlib.import_module(module), attribute)
+    try:
+        declared = getattr(importlib.import_module(module), attribute)
+    except Exception as exc:  # a plug-in's broken part is its own one-line error
+        first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise PluginError(
+            f"benchmark '{name}': its profile {path} cannot be loaded ({first})"
+        ) from None
     if not isinstance(declared, BenchmarkProfile):
-        raise TypeError(f"{path} is not a BenchmarkProfile")
+        raise PluginError(f"benchmark '{name}': its profile {path} is not a BenchmarkProfile")
     return declared
 
 

@@ -300,6 +300,31 @@ def check_imports(s: Subject) -> None:
             _require(not bad, s, f"{path.name} imports {module} (not part of the plug-in API)")
 
 
+def check_declarations(s: Subject) -> None:
+    """The declared parts resolve: the profile (a BenchmarkProfile; its effect's axes are
+    known, or it fails to build) and the suites (their strata and cover keys are groups of
+    the samples)."""
+    from biasaudit.errors import PluginError
+    from biasaudit.profile.validity import benchmark_profile
+
+    try:
+        benchmark_profile(s.name)
+    except PluginError as exc:
+        raise ConformanceError(str(exc)) from None
+    samples = s.bench().load_samples()
+    keys = set().union(*(x.groups for x in samples)) if samples else set()
+    # (an effect's axes are checked when it is built: an unknown axis fails the import above)
+    suites = s.spec.suites
+    if suites is not None and samples:
+        for suite in ("demo", "quick", "standard", "full"):
+            entry = suites.entry(suite)
+            if entry is None:
+                continue
+            strata, cover = suites.keys(suite)
+            unknown = sorted({*strata, *cover} - keys)
+            _require(not unknown, s, f"suite {suite}: keys {unknown} are not sample groups")
+
+
 #: Every check, in the order they run.
 CHECKS: dict[str, Callable[[Subject], None]] = {
     "spec": check_spec,
@@ -311,6 +336,7 @@ CHECKS: dict[str, Callable[[Subject], None]] = {
     "empty_aggregate": check_empty_aggregate,
     "run_score_seed_report": check_run_score_seed_report,
     "imports": check_imports,
+    "declarations": check_declarations,
 }
 
 

@@ -16,6 +16,8 @@ from biasaudit.audit.run import audit
 from biasaudit.cli import main
 from biasaudit.models.spec import BACKENDS
 
+pytest_plugins: list[str] = []
+
 BENCHES = ["crows_pairs", "stop"]
 
 
@@ -88,3 +90,77 @@ def test_overwrite_killed_before_the_first_benchmark_never_reads_complete(
     assert read_audit(first).status == "running"
     for name in ("card.md", "card.json", "profile.json", "profile.csv"):
         assert not (first / name).exists(), name
+
+
+BROKEN_PROFILE_SPEC = """
+from biasaudit.plugin import BenchmarkSpec
+from biasaudit.suites import SuiteDecl, SuiteEntry
+
+SPEC = BenchmarkSpec(
+    name="badprofile",
+    title="A plug-in whose profile reference is wrong",
+    benchmark="badprofile.benchmark:Toy",
+    profile="badprofile.profil:PROFILE",
+    suites=SuiteDecl(strata=("colour",), demo=SuiteEntry(size=4)),
+)
+"""
+
+
+def _broken_profile_plugin(root: Path) -> None:
+    from test_testing_kit import BENCHMARK
+
+    from plugin_packages import write_package
+
+    body = BENCHMARK.format(name="badprofile", extra_import="", expected=1, excluded=True)
+    files = {"__init__.py": BROKEN_PROFILE_SPEC, "benchmark.py": body}
+    write_package(root, "badprofile", files, {"badprofile": "badprofile"})
+
+
+@pytest.mark.parametrize("benchmarks", [["crows_pairs"], ["crows_pairs", "badprofile"]])
+def test_a_plugin_with_a_wrong_profile_reference_breaks_only_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, benchmarks: list[str]
+) -> None:
+    from plugin_packages import on_path
+
+    _broken_profile_plugin(tmp_path / "site")
+    out = tmp_path / "audit"
+    with on_path(tmp_path / "site", monkeypatch, "badprofile"):
+        audit(["fake:a"], "demo", out, benchmarks=benchmarks, progress=False)
+        info = read_audit(out)
+    rows = {b.name: b for b in info.benchmarks}
+    assert rows["crows_pairs"].status == "complete"
+    assert (out / "card.md").exists()
+    if "badprofile" in benchmarks:
+        assert rows["badprofile"].status == "skipped"
+        assert "badprofile.profil:PROFILE" in (rows["badprofile"].reason or "")
+
+
+def test_the_conformance_kit_reports_a_broken_profile_as_a_failed_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from biasaudit.testing import ConformanceError, check_benchmark
+    from plugin_packages import on_path
+
+    _broken_profile_plugin(tmp_path / "site")
+    broken = pytest.raises(ConformanceError, match="badprofile.profil:PROFILE cannot be loaded")
+    with on_path(tmp_path / "site", monkeypatch, "badprofile"), broken:
+        check_benchmark("badprofile", checks=["declarations"])
+
+
+def test_the_conformance_kit_checks_suite_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_testing_kit import BENCHMARK
+
+    from biasaudit.testing import ConformanceError, check_benchmark
+    from plugin_packages import on_path, write_package
+
+    spec = BROKEN_PROFILE_SPEC.replace('    profile="badprofile.profil:PROFILE",\n', "").replace(
+        'strata=("colour",)', 'strata=("colur",)'
+    )
+    body = BENCHMARK.format(name="badprofile", extra_import="", expected=1, excluded=True)
+    write_package(tmp_path / "site", "badprofile", {"__init__.py": spec, "benchmark.py": body},
+                  {"badprofile": "badprofile"})  # fmt: skip
+    wrong_key = pytest.raises(ConformanceError, match=r"suite demo: keys \['colur'\]")
+    with on_path(tmp_path / "site", monkeypatch, "badprofile"), wrong_key:
+        check_benchmark("badprofile", checks=["declarations"])
