@@ -108,3 +108,77 @@ def test_the_redactor_blanks_the_key_and_its_long_prefixes() -> None:
     assert redact(f"cut: {MARKER[:7]}") == f"cut: {MARKER[:7]}"  # 7: too short to be the key
     assert redact(f"{MARKER[:12]}XYZ {MARKER}") == "***XYZ ***"
     assert make_redactor("short")("a short b") == "a *** b"
+
+
+def _naive_redacted(text: str, secret: str) -> bool:
+    """Oracle: no window of 8 characters of `text` is a substring of `secret`."""
+    return not any(text[i : i + 8] in secret for i in range(len(text) - 7))
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        MARKER[3:],  # without its scheme "sk-" (round 4: 23 of 26 characters leaked)
+        MARKER[5:17],  # a middle run
+        MARKER[-9:],  # the tail
+        f"key {MARKER[3:]} was revoked",
+        f"{MARKER[:10]}|{MARKER[12:24]}",  # two runs, split
+        f"xx{MARKER}yy",  # inside a longer string
+    ],
+)
+def test_any_run_of_8_characters_of_the_key_is_blanked(quoted: str) -> None:
+    redacted = make_redactor(MARKER)(quoted)
+    assert _naive_redacted(redacted, MARKER), redacted
+    assert "***" in redacted
+
+
+def test_several_secrets_and_unrelated_text() -> None:
+    other = "gsk_0123456789abcdefGHIJ"
+    redact = make_redactor(MARKER, other, None)
+    assert redact(f"{MARKER[4:14]} and {other[2:12]}") == "*** and ***"
+    # "BIASAUDIT" is 9 characters of the marker: blanked; 7 of them are not
+    assert redact("here: BIASAUDIT, BIASAUD") == "here: ***, BIASAUD"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/{key}/v1",  # the key in the path
+        "http://127.0.0.1:8000/v1?auth={key}",
+        "http://127.0.0.1:8000/v1?password=hunter22",
+        "http://127.0.0.1:8000/v1?x={key_tail}",  # part of the key, any parameter name
+    ],
+)
+def test_a_secret_in_any_part_of_the_url_is_refused_before_anything_is_written(
+    tmp_path: Path, url: str
+) -> None:
+    key = "sk-" + "Zq7" * 9
+    env = {**os.environ, "OPENAI_API_KEY": key}
+    target = url.format(key=key, key_tail=key[5:20])
+    out = tmp_path / "run"
+    done = biasaudit(
+        "run", "stop", "-m", f"openai:m@{target}", "--limit", "1", "-o", str(out), env=env
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    errors = [line for line in err.splitlines() if line.startswith("biasaudit: error:")]
+    assert len(errors) == 1 and "Traceback" not in err
+    assert not out.exists() or files_holding(out, key[5:13].encode()) == []
+    assert key[5:13] not in err and key[5:13] not in done.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "sk-proj-" + "a1B2" * 10,
+        "gsk_" + "c3D4" * 10,
+        "0123456789abcdef" * 2,  # 32 hex digits
+    ],
+)
+def test_key_like_strings_in_the_url_are_refused_without_knowing_the_key(key: str) -> None:
+    from biasaudit.errors import BackendError
+    from biasaudit.models.openai import parse_target
+
+    with pytest.raises(BackendError, match="looks like an API key"):
+        parse_target(f"m@http://127.0.0.1:8000/{key}/v1")
+    parse_target("Qwen2.5-0.5B-Instruct@http://127.0.0.1:8000/v1")  # a model name is fine

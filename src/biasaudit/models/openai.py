@@ -44,7 +44,7 @@ from biasaudit.models.openai_bodies import (
     generation_response,
     loglikelihood_response,
 )
-from biasaudit.models.openai_http import RetryPolicy, Transport, make_redactor
+from biasaudit.models.openai_http import RetryPolicy, Transport, make_redactor, secret_spans
 from biasaudit.models.openai_probe import PROBE_TEXT, ServerInfo, probe_server
 from biasaudit.models.openai_startup import Reprober, probe_all
 from biasaudit.models.transcript import TRANSCRIPT_STOPS, render_transcript
@@ -123,10 +123,15 @@ def parse_target(target: str) -> tuple[str, list[str]]:
             raise BackendError(f"openai backend: '{url}' is not an http(s) URL")
         if parsed.port is not None and not 0 < parsed.port < 65536:
             raise BackendError(f"openai backend: '{url}': port {parsed.port} is out of range")
-        if any(re.search(r"key|token|secret|sig", k, re.I) for k, _ in parsed.params.multi_items()):
+        if any(_CREDENTIAL.search(k) for k, _ in parsed.params.multi_items()):
             raise BackendError(
                 "openai backend: put credentials in an environment variable (api_key_env), "
                 "not in the base URL's query"
+            )
+        if _KEY_LIKE.search(url.split("://", 1)[-1]):
+            raise BackendError(
+                "openai backend: the base URL holds what looks like an API key; put "
+                "credentials in an environment variable (api_key_env), not in the URL"
             )
         if parsed.userinfo:
             raise BackendError(
@@ -136,6 +141,29 @@ def parse_target(target: str) -> tuple[str, list[str]]:
     if len(set(urls)) != len(urls):
         raise BackendError(f"openai backend: a base URL is listed twice in '{match['urls']}'")
     return match["model"], urls
+
+
+#: Query parameter names that carry credentials.
+_CREDENTIAL = re.compile(r"key|token|secret|sig|auth|pass|pwd|cred|bearer", re.I)
+#: Key formats seen in the wild, anywhere in a URL: OpenAI-style sk-..., Groq gsk_...,
+#: Anthropic sk-ant-..., GitHub ghp_..., xai-..., 32+ hex digits, and any 32+ character run of
+#: letters and digits mixing both (no host name or model name looks like that).
+_KEY_LIKE = re.compile(
+    r"(?<![A-Za-z0-9])(?:sk|gsk|ghp|xai|pk|rk)[-_][A-Za-z0-9_-]{16,}"
+    r"|(?<![0-9a-fA-F])[0-9a-fA-F]{32,}(?![0-9a-fA-F])"
+    r"|(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{32,}"
+)
+
+
+def check_url_secret(urls: Sequence[str], secret: str | None) -> None:
+    """Refuse a base URL holding any 8+ character run of the API key (path, host, query):
+    what is in the URL is written to run.json, results.json and printed."""
+    for url in urls:
+        if secret and secret_spans(url, secret):
+            raise BackendError(
+                "openai backend: the base URL holds (part of) the API key; the key goes in "
+                "its environment variable only (api_key_env), never in the URL"
+            )
 
 
 def parse_args(args: dict[str, Any]) -> OpenAIArgs:
@@ -212,13 +240,15 @@ class OpenAIBackend(Backend):
 
     @classmethod
     def check_spec(cls, target: str, args: dict[str, Any]) -> None:
-        parse_target(target)
-        parse_args(args)
+        _, urls = parse_target(target)
+        settings = parse_args(args)
+        check_url_secret(urls, os.environ.get(settings.api_key_env))
 
     @classmethod
     def from_spec(cls, target: str, args: dict[str, Any]) -> Backend:
         model, urls = parse_target(target)
         settings = parse_args(args)
+        check_url_secret(urls, os.environ.get(settings.api_key_env))
         transport = make_transport(urls, settings)
         transport.probe_gives_up_when_limited = len(urls) > 1
         try:

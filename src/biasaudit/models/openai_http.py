@@ -123,31 +123,56 @@ class _Attempt:
     outcome: Outcome = "ok"
 
 
-#: A run of at least this many leading characters of the key is blanked too (a message cut
-#: through the key, by the server or by anyone, leaves a prefix).
+#: Any run of at least this many characters of a secret, wherever it starts and ends, is
+#: blanked too (a message cut through the key, or quoting it without its scheme "sk-", leaves
+#: a part of it).
 MIN_SECRET_PREFIX = 8
 
 
-def make_redactor(secret: str | None) -> Callable[[str], str]:
-    """A function that blanks `secret` out of a text (server bodies may echo the API key):
-    the whole key and any prefix of it of `MIN_SECRET_PREFIX` or more characters."""
-    if not secret:
+def secret_spans(text: str, secret: str, min_len: int = MIN_SECRET_PREFIX) -> list[tuple[int, int]]:
+    """(start, end) of every maximal run of `text` of >= `min_len` characters that is a
+    substring of `secret`, left to right, not overlapping."""
+    if len(secret) < min_len or len(text) < min_len:
+        return []
+    grams = {secret[i : i + min_len] for i in range(len(secret) - min_len + 1)}
+    spans: list[tuple[int, int]] = []
+    at = 0
+    while at <= len(text) - min_len:
+        if text[at : at + min_len] not in grams:
+            at += 1
+            continue
+        end = at + min_len
+        while end < len(text) and text[at : end + 1] in secret:
+            end += 1
+        spans.append((at, end))
+        at = end
+    return spans
+
+
+def make_redactor(*secrets: str | None) -> Callable[[str], str]:
+    """A function that blanks every run of `MIN_SECRET_PREFIX` or more characters of any of
+    `secrets` out of a text (server bodies may echo the API key, whole, cut or without its
+    scheme): issue 33. A secret shorter than that is blanked only whole."""
+    kept = [s for s in secrets if s]
+    if not kept:
         return lambda text: text
-    head = secret[:MIN_SECRET_PREFIX]
 
     def redact(text: str) -> str:
-        if head not in text:
-            return text
-        parts: list[str] = []
-        start = 0
-        while (at := text.find(head, start)) != -1:
-            end = at + len(head)
-            while end - at < len(secret) and end < len(text) and text[end] == secret[end - at]:
-                end += 1
-            parts += [text[start:at], "***"]
-            start = end
-        parts.append(text[start:])
-        return "".join(parts)
+        for secret in kept:
+            if len(secret) < MIN_SECRET_PREFIX:
+                text = text.replace(secret, "***")
+                continue
+            spans = secret_spans(text, secret)
+            if not spans:
+                continue
+            parts: list[str] = []
+            start = 0
+            for begin, end in spans:
+                parts += [text[start:begin], "***"]
+                start = end
+            parts.append(text[start:])
+            text = "".join(parts)
+        return text
 
     return redact
 
