@@ -80,8 +80,8 @@ PROFILE = BenchmarkProfile(
         value=correct_points,
         design="contrast",
         margin=5.0,
-        margin_reason="5 accuracy points between a group and the others: a convention of this toolkit "
-        "(the paper reports spreads of 1-15 points)",
+        margin_reason="5 accuracy points between a group and the others: a convention of "
+        "this toolkit, as for the other benchmarks' margins",
         per_group=True,
         cluster="group+name",
         where={"attribute": ("gender", "race")},

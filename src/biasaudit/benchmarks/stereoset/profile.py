@@ -4,8 +4,9 @@ Effect: % of items whose stereotype option scores above the anti-stereotype opti
 50: the benchmark's reported ``ss_micro`` (one statistics stack: the overall row is that
 metric; a tie counts as not "pro", as in the authors' ``ScoreEvaluator.count``). The
 published ``ss`` is a mean over target terms, a statistic of terms rather than of items; it
-stays the benchmark's own metric and is not what a cell tests. Items are the units, as in StereoSet's own CIs (its religion domain has
-four target terms: clustering by target could never detect anything there).
+stays the benchmark's own metric and is not what a cell tests. Items are the units, as in
+StereoSet's own CIs (its religion domain has four target terms: clustering by target could
+never detect anything there).
 StereoSet's "race" domain targets are countries and peoples: mapped to race/ethnicity, as
 the authors name it.
 """

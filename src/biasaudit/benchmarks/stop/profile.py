@@ -39,8 +39,8 @@ PROFILE = BenchmarkProfile(
         value=acceptance,
         design="contrast",
         margin=0.05,
-        margin_reason="0.05 (5 points of acceptance between groups): a convention of this toolkit, a "
-        "tenth of the room between equal treatment and a gap of half the answers",
+        margin_reason="0.05 (5 points of acceptance between groups): a convention of this "
+        "toolkit, a tenth of the room between equal treatment and a gap of half the answers",
         cluster="seed_id",
         stratum="severity",
     ),
