@@ -72,6 +72,7 @@ def print_options(name: str, as_json: bool = False) -> None:
 
 def cmd_pin(args: argparse.Namespace) -> int:
     from biasaudit.data.pin import as_json_entries, pin
+    from biasaudit.results.io import atomic_write_text
 
     pins, warnings = pin(
         args.locations,
@@ -96,7 +97,7 @@ def cmd_pin(args: argparse.Namespace) -> int:
         if not isinstance(existing, dict):
             raise DataError(f"{out}: not a sources.json (expected an object); not changed")
     merged = {**existing, **entries}
-    out.write_text(json.dumps(merged, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    atomic_write_text(out, json.dumps(merged, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     print(f"pinned {len(entries)} files into {out} ({len(merged)} in all)")
     return 0
 

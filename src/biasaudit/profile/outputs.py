@@ -18,7 +18,7 @@ from biasaudit.errors import RunError
 from biasaudit.profile.build import build_profile
 from biasaudit.profile.card import card_json, card_markdown
 from biasaudit.profile.model import Profile
-from biasaudit.results.io import iter_samples, read_results
+from biasaudit.results.io import atomic_write_text, iter_samples, read_results
 
 PROFILE_COLUMNS = [
     "model",
@@ -109,12 +109,18 @@ def write_model_outputs(model_dir: Path, alpha: float = 0.05) -> tuple[Profile, 
     run = read_results(model_dir)
     profile = build_profile(run, iter_samples(model_dir), alpha=alpha, run_dir=str(model_dir))
     suite = suite_of(model_dir)
-    (model_dir / "profile.json").write_text(profile.model_dump_json(indent=2) + "\n", "utf-8")
-    (model_dir / "profile.csv").write_text(profile_csv([profile]), "utf-8")
     markdown = card_markdown(profile, run, suite)
-    (model_dir / "card.md").write_text(markdown, "utf-8")
     card = card_json(profile, run, suite)
-    (model_dir / "card.json").write_text(json.dumps(card, indent=2) + "\n", "utf-8")
+    # every text is made before the first is written; each file is replaced atomically, so a
+    # full disk leaves the previous file, never a truncated one (issue 33)
+    texts = {
+        "profile.json": profile.model_dump_json(indent=2) + "\n",
+        "profile.csv": profile_csv([profile]),
+        "card.md": markdown,
+        "card.json": json.dumps(card, indent=2) + "\n",
+    }
+    for name, text in texts.items():
+        atomic_write_text(model_dir / name, text)
     return profile, markdown
 
 
@@ -130,7 +136,7 @@ def write_outputs(audit_dir: str | Path, alpha: float = 0.05) -> list[Path]:
         written += [model_dir / n for n in ("profile.json", "profile.csv", "card.md", "card.json")]
     root = Path(audit_dir)
     if dirs != [root]:
-        (root / "profile.csv").write_text(profile_csv(profiles), "utf-8")
-        (root / "card.md").write_text("\n".join(cards), "utf-8")
+        atomic_write_text(root / "profile.csv", profile_csv(profiles))
+        atomic_write_text(root / "card.md", "\n".join(cards))
         written += [root / "profile.csv", root / "card.md"]
     return written

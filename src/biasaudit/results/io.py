@@ -51,10 +51,14 @@ def atomic_output(path: Path) -> Iterator[Path]:
         raise
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    """Write `text` to `path` atomically (see `atomic_output`)."""
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (see `atomic_output`): a full disk is one RunError
+    and the previous file is kept."""
     with atomic_output(path) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+_atomic_write = atomic_write_text
 
 
 def write_results(run_dir: Path, result: RunResult) -> Path:

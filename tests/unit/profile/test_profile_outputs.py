@@ -224,3 +224,27 @@ def test_card_names_the_suite_and_skipped_benchmarks(runs: dict[str, Path]) -> N
     assert card["suite"]["suite"] == "quick"
     assert "cobias skipped: needs masked LM." in card["caveats"]
     assert any(c.startswith("Suite: quick") for c in card["caveats"])
+
+
+def test_card_on_a_full_disk_keeps_the_previous_files(
+    runs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from biasaudit.errors import RunError
+
+    write_outputs(runs["planted"])
+    before = {n: (runs["planted"] / n).read_bytes() for n in ("profile.json", "card.md")}
+    real = Path.write_text
+
+    def full(self: Path, *args: object, **kwargs: object) -> int:
+        if self.name.startswith(".card.md."):  # the temporary file of card.md
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "write_text", full)
+    with pytest.raises(RunError, match=r"card\.md: cannot write \(No space left on device\)"):
+        write_outputs(runs["planted"])
+    assert (runs["planted"] / "card.md").read_bytes() == before["card.md"]  # not truncated
+    json.loads((runs["planted"] / "profile.json").read_text())  # whole, old or new
+    assert not list(runs["planted"].glob(".*.tmp"))
