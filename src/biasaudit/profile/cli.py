@@ -7,6 +7,19 @@ import json
 import sys
 from typing import Any
 
+#: Exit status when what was read is not a complete audit (as `run`'s and `merge`'s).
+EXIT_INCOMPLETE = 3
+
+
+def _warn_gaps(folder: str) -> bool:
+    """Print the audit's gaps as one warning line; whether there were any."""
+    from biasaudit.profile.outputs import gaps_line
+
+    line = gaps_line(folder)
+    if line:
+        print(f"biasaudit: warning: {line}", file=sys.stderr)
+    return line is not None
+
 
 def cmd_card(args: argparse.Namespace) -> int:
     from biasaudit.profile.outputs import model_dirs, write_outputs
@@ -21,12 +34,12 @@ def cmd_card(args: argparse.Namespace) -> int:
             print((d / "card.md").read_text("utf-8"))
     for path in paths:
         print(f"wrote {path}", file=sys.stderr)
-    return 0
+    return EXIT_INCOMPLETE if _warn_gaps(args.audit_dir) else 0
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
     from biasaudit.profile.build import profile_of_dir
-    from biasaudit.profile.outputs import model_dirs
+    from biasaudit.profile.outputs import model_dirs, suite_of
     from biasaudit.report.profile_view import VERDICT_COLUMNS, verdict_rows
     from biasaudit.textfmt import format_table
 
@@ -38,7 +51,10 @@ def cmd_profile(args: argparse.Namespace) -> int:
         print(f"bias profile of {profile.model} ({run_dir})")
         print(format_table(VERDICT_COLUMNS, verdict_rows(profile)))
         print(f"verdicts: {profile.fdr}")
-    return 0
+        info = suite_of(run_dir)
+        if info and info.get("status") not in (None, "complete"):
+            print(f"audit status: {info['status']} (not every benchmark finished)")
+    return EXIT_INCOMPLETE if _warn_gaps(args.run_dir) else 0
 
 
 def register(sub: Any) -> None:

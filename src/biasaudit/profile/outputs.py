@@ -66,6 +66,37 @@ def model_dirs(audit_dir: str | Path) -> list[Path]:
     return found
 
 
+def audit_gaps(audit_dir: str | Path) -> list[str]:
+    """What a reader of a several-model audit folder must be told: each model of the top
+    audit.json that has no results, or whose audit is not complete, and a top status other
+    than complete (issue 33: `card`, `report`, `compare` and `profile` covered the finished
+    models only and never named the missing one). [] for a complete or one-model audit."""
+    root = Path(audit_dir)
+    info = suite_of(root) if (root / "audit.json").is_file() else None
+    if not info or not info.get("folders"):
+        return []
+    gaps = []
+    for entry in info["folders"]:
+        folder = root / str(entry.get("folder", ""))
+        model = entry.get("model", "?")
+        if not (folder / "results.json").is_file():
+            gaps.append(f"{model} has no results ({folder.name}: not run or not finished)")
+        elif entry.get("status") != "complete":
+            gaps.append(f"{model} is {entry.get('status')}")
+    if info.get("status") != "complete" and not gaps:
+        gaps.append(f"the audit is {info.get('status')}")
+    return gaps
+
+
+def gaps_line(audit_dir: str | Path) -> str | None:
+    """One line naming the gaps of `audit_dir` (None when there are none)."""
+    gaps = audit_gaps(audit_dir)
+    if not gaps:
+        return None
+    status = (suite_of(Path(audit_dir)) or {}).get("status", "partial")
+    return f"audit {audit_dir} is {status}: " + "; ".join(gaps)
+
+
 def suite_of(model_dir: Path) -> dict[str, Any] | None:
     for where in (model_dir / "audit.json", model_dir.parent / "audit.json"):
         if where.is_file():
@@ -136,7 +167,9 @@ def write_outputs(audit_dir: str | Path, alpha: float = 0.05) -> list[Path]:
         written += [model_dir / n for n in ("profile.json", "profile.csv", "card.md", "card.json")]
     root = Path(audit_dir)
     if dirs != [root]:
+        gaps = gaps_line(root)
+        header = [f"> **Incomplete audit.** {gaps}.\n"] if gaps else []
         atomic_write_text(root / "profile.csv", profile_csv(profiles))
-        atomic_write_text(root / "card.md", "\n".join(cards))
+        atomic_write_text(root / "card.md", "\n".join(header + cards))
         written += [root / "profile.csv", root / "card.md"]
     return written

@@ -198,7 +198,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def expand_audit_dirs(paths: list[str]) -> list[str]:
     """Each path, or the model folders of a several-model audit folder (DIR/<model>/)."""
-    from biasaudit.profile.outputs import model_dirs
+    from biasaudit.profile.outputs import gaps_line, model_dirs
 
     out: list[str] = []
     for path in paths:
@@ -207,6 +207,9 @@ def expand_audit_dirs(paths: list[str]) -> list[str]:
             out.append(path)  # a run folder (finished or live), or a path load_run reports
         else:
             out += [str(p) for p in model_dirs(path)]
+            line = gaps_line(path)  # a model that did not finish is named, never dropped
+            if line:
+                print(f"biasaudit: warning: {line}", file=sys.stderr)
     return out
 
 

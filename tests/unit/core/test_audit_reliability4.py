@@ -164,3 +164,32 @@ def test_the_conformance_kit_checks_suite_keys(
     wrong_key = pytest.raises(ConformanceError, match=r"suite demo: keys \['colur'\]")
     with on_path(tmp_path / "site", monkeypatch, "badprofile"), wrong_key:
         check_benchmark("badprofile", checks=["declarations"])
+
+
+def test_a_several_model_audit_whose_last_model_did_not_finish_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import biasaudit.audit.run as audit_run
+
+    out = tmp_path / "audit"
+    real = audit_run.evaluate_one
+    calls = {"n": 0}
+
+    def dies_on_the_second_model(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt  # killed while the second model runs
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(audit_run, "evaluate_one", dies_on_the_second_model)
+    with pytest.raises(KeyboardInterrupt):
+        audit(["fake:a", "fake:b"], "demo", out, benchmarks=BENCHES, progress=False)
+    assert read_audit(out).status == "running"
+    capsys.readouterr()
+    for command in (["card", str(out)], ["profile", str(out)]):
+        assert main(command) == 3, command
+        err = capsys.readouterr().err
+        assert "fake:b has no results" in err and "is running" in err, (command, err)
+    assert "Incomplete audit" in (out / "card.md").read_text()
+    assert main(["report", str(out), "-o", str(tmp_path / "r.html")]) in (0, 3)
+    assert "fake:b has no results" in capsys.readouterr().err
