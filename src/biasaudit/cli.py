@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from biasaudit._version import __version__
+from biasaudit.cli_args import JoinPaths
 from biasaudit.cli_commands import (
     EXIT_INCOMPLETE,
     cmd_list,
@@ -147,7 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     data_parent = argparse.ArgumentParser(add_help=False)
     data_parent.add_argument(
         "--data-dir",
-        help="offline data mirror laid out like shared/datasets (env BIASAUDIT_DATA_DIR)",
+        action=JoinPaths,
+        help="offline data mirror laid out like shared/datasets (env BIASAUDIT_DATA_DIR); "
+        "repeat (or join with the OS path separator) for several, searched in order",
     )
 
     run = sub.add_parser("run", parents=[data_parent], help="run benchmarks on a model")

@@ -11,14 +11,18 @@ import sys
 from collections.abc import Sequence
 
 from biasaudit import plugin
-from biasaudit.cli_args import add_model_arguments, model_from_namespace
+from biasaudit.cli_args import JoinPaths, add_model_arguments, model_from_namespace
 
 #: Options every analysis has; an `Args` model may not reuse these names.
 COMMON = ("data_dir", "output", "seed", "json", "quiet", "cache", "no_cache")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data-dir", help="offline data mirror (env BIASAUDIT_DATA_DIR)")
+    parser.add_argument(
+        "--data-dir",
+        action=JoinPaths,
+        help="offline data mirror (env BIASAUDIT_DATA_DIR); repeat for several, in order",
+    )
     parser.add_argument("--output", "-o", help="folder for files the analysis writes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -9,6 +9,7 @@ a validation error is one line naming the option.
 from __future__ import annotations
 
 import argparse
+import os
 import types
 import typing
 from typing import Any, Literal
@@ -98,3 +99,18 @@ def model_from_namespace(model: type[BaseModel], args: argparse.Namespace, owner
         field = str(first["loc"][0]) if first["loc"] else ""
         where = option_name(field) if field else owner
         raise BiasauditError(f"{owner}: {where}: {first['msg']}") from None
+
+
+class JoinPaths(argparse.Action):
+    """A repeated option's values joined by the OS path separator (``--data-dir A
+    --data-dir B`` is ``A:B``, as BIASAUDIT_DATA_DIR may be)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        old = getattr(namespace, self.dest, None)
+        setattr(namespace, self.dest, f"{old}{os.pathsep}{values}" if old else values)

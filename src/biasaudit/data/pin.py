@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import subprocess
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -57,6 +58,33 @@ def upstream_of(url: str) -> tuple[str, str, str]:
     return "", "", ""
 
 
+def _git(folder: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def git_provenance(path: Path) -> tuple[tuple[str, str, str] | None, str]:
+    """(repository, commit, path in it) of a local file committed unchanged in a git work
+    tree, else (None, why not): what `data pin` can know of a local file."""
+    folder = path.resolve().parent
+    top = _git(folder, "rev-parse", "--show-toplevel")
+    if not top:
+        return None, "not in a git work tree"
+    relative = path.resolve().relative_to(Path(top).resolve()).as_posix()
+    if _git(Path(top), "ls-files", "--error-unmatch", "--", relative) is None:
+        return None, f"not tracked by the git work tree at {top}"
+    if _git(Path(top), "status", "--porcelain", "--", relative):
+        return None, f"changed since the last commit of the git work tree at {top}"
+    commit = _git(Path(top), "rev-parse", "HEAD") or ""
+    remote = _git(Path(top), "config", "--get", "remote.origin.url") or f"git:{top}"
+    return (remote, commit, relative), ""
+
+
 def pin(
     locations: list[str],
     *,
@@ -72,6 +100,12 @@ def pin(
         sha256, size = _read(location, timeout)
         is_url = "://" in location
         upstream, commit, upstream_path = upstream_of(location) if is_url else ("", "", "")
+        if not is_url:
+            found, why = git_provenance(Path(location))
+            if found is None:
+                warnings.append(f"{location}: no provenance recorded ({why})")
+            else:
+                upstream, commit, upstream_path = found
         name = urllib.parse.unquote(location.rstrip("/").rsplit("/", 1)[-1])
         key = f"{prefix}{name}"
         if key in pins:

@@ -21,6 +21,7 @@ import shutil
 import tempfile
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 
 from biasaudit.benchmark_spec import DataSource
@@ -68,6 +69,15 @@ def default_cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "biasaudit"
 
 
+def split_dirs(value: str | Path | Sequence[str | Path] | None) -> list[Path]:
+    """Data dirs from a path, a list of paths, or paths joined by the OS path separator."""
+    if value is None or value == "":
+        return []
+    if isinstance(value, (list, tuple)):
+        return [d for v in value for d in split_dirs(v)]
+    return [Path(part).expanduser() for part in str(value).split(os.pathsep) if part]
+
+
 class DataStore:
     """Resolves pinned sources to verified local files."""
 
@@ -78,12 +88,22 @@ class DataStore:
         download_timeout: float = 60.0,
         use_mirror: bool = True,
     ) -> None:
-        """`use_mirror=False` ignores any data dir and always uses the download cache."""
+        """`use_mirror=False` ignores any data dir and always uses the download cache.
+
+        `data_dir` (or BIASAUDIT_DATA_DIR) may name several folders, as a list or joined by
+        the OS path separator (``A:B``; ``--data-dir A --data-dir B`` joins them so): they
+        are searched in order and the first file whose sha256 is the pinned one is used, so a
+        plug-in's data can sit in a folder of its own beside a read-only mirror. A file found
+        nowhere is then looked up in the download cache (never downloaded: data dirs mean
+        offline)."""
         env_dir = os.environ.get(DATA_DIR_ENV) if use_mirror else None
         chosen = data_dir if data_dir is not None and use_mirror else env_dir
-        self.data_dir = Path(chosen).expanduser() if chosen else None
-        if self.data_dir is not None and not self.data_dir.is_dir():
-            raise DataError(f"data dir {self.data_dir} does not exist or is not a directory")
+        self.data_dirs = split_dirs(chosen)
+        for folder in self.data_dirs:
+            if not folder.is_dir():
+                raise DataError(f"data dir {folder} does not exist or is not a directory")
+        #: The first data dir (None: the download cache only); `data_dirs` holds them all.
+        self.data_dir = self.data_dirs[0] if self.data_dirs else None
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir() / "data"
         self.download_timeout = download_timeout
         self._verified: dict[str, Path] = {}
@@ -93,17 +113,45 @@ class DataStore:
         if key in self._verified:
             return self._verified[key]
         source = get_source(key)
-        if self.data_dir is not None:
-            local = self.data_dir / key
-            if not local.is_file():
-                raise DataError(f"{key}: not found in data dir {self.data_dir} (expected {local})")
+        if self.data_dirs:
+            local = self._search(source)
         else:
             local = self.cache_dir / key
             if not local.is_file():
                 self._download(source, local)
-        self._verify(source, local)
+            self._verify(source, local)
         self._verified[key] = local
         return local
+
+    @property
+    def data_dir_spec(self) -> str:
+        """The data dirs as one string (OS path separator), '' for none."""
+        return os.pathsep.join(str(d) for d in self.data_dirs)
+
+    def _search(self, source: PinnedSource) -> Path:
+        """The first copy of `source` in the data dirs, then the download cache, whose
+        sha256 is the pinned one; else a one-line DataError naming what was found."""
+        candidates = [d / source.key for d in self.data_dirs] + [self.cache_dir / source.key]
+        mismatched: list[tuple[Path, str]] = []
+        for local in candidates:
+            if local.is_file():
+                actual = sha256_file(local)
+                if actual == source.sha256:
+                    return local
+                mismatched.append((local, actual))
+        if len(mismatched) == 1:
+            self._verify(source, mismatched[0][0])  # the one copy's mismatch, by name
+        if mismatched:
+            found = "; ".join(f"{local} has {actual[:12]}…" for local, actual in mismatched)
+            raise DataError(
+                f"{source.key}: no copy with the pinned sha256 {source.sha256[:12]}… "
+                f"({found}); the files were changed or are a different version"
+            )
+        searched = ", ".join(str(d) for d in self.data_dirs)
+        raise DataError(
+            f"{source.key}: not found in data dir{'s' if len(self.data_dirs) > 1 else ''} "
+            f"{searched} (expected {self.data_dirs[0] / source.key}) nor in the download cache"
+        )
 
     def sha256(self, key: str) -> str:
         self.path(key)

@@ -119,3 +119,87 @@ def test_source_without_url_asks_for_a_mirror(
     monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
     with pytest.raises(DataError, match="no download URL"):
         DataStore(cache_dir=tmp_path).path("downstream/stereoset/test.jsonl")
+
+
+# --- several data dirs (issue 33 item 9) ---------------------------------------------------
+
+
+def _copy(root: Path, data_dir: Path, tamper: bool = False) -> Path:
+    target = root / KEY
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(data_dir / KEY, target)
+    if tamper:
+        with target.open("a") as handle:
+            handle.write("tampered\n")
+    return target
+
+
+@pytest.mark.parametrize("form", ["list", "pathsep"])
+def test_several_data_dirs_are_searched_in_order_and_the_pin_decides(
+    tmp_path: Path, data_dir: Path, form: str
+) -> None:
+    import os
+
+    empty, changed, good = tmp_path / "empty", tmp_path / "changed", tmp_path / "good"
+    empty.mkdir()
+    _copy(changed, data_dir, tamper=True)  # a copy that is not the pinned file comes first
+    right = _copy(good, data_dir)
+    dirs = [empty, changed, good]
+    value: object = dirs if form == "list" else os.pathsep.join(map(str, dirs))
+    store = DataStore(value)  # type: ignore[arg-type]
+    assert store.path(KEY) == right
+    assert store.data_dirs == dirs and store.data_dir == empty
+
+
+def test_several_dirs_with_no_pinned_copy_name_every_copy(tmp_path: Path, data_dir: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    _copy(a, data_dir, tamper=True)
+    _copy(b, data_dir, tamper=True)
+    with pytest.raises(DataError, match=r"no copy with the pinned sha256 .*a/stop.*b/stop"):
+        DataStore([a, b]).path(KEY)
+    with pytest.raises(DataError, match=r"not found in data dirs .* nor in the download cache"):
+        DataStore([tmp_path / "a", tmp_path]).path("stop/STOP-full.json")
+
+
+def test_the_download_cache_is_a_fallback_beside_a_mirror(tmp_path: Path, data_dir: Path) -> None:
+    mirror, cache = tmp_path / "mirror", tmp_path / "cache"
+    mirror.mkdir()
+    cached = _copy(cache, data_dir)
+    assert DataStore(mirror, cache_dir=cache).path(KEY) == cached
+
+
+def test_repeated_data_dir_options_join(tmp_path: Path) -> None:
+    import os
+
+    from biasaudit.cli import build_parser
+
+    args = build_parser().parse_args(
+        ["validate", "stop", "--data-dir", str(tmp_path / "a"), "--data-dir", str(tmp_path / "b")]
+    )
+    assert args.data_dir == f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}"
+
+
+def test_pin_of_a_local_file_records_its_git_provenance_or_says_none(tmp_path: Path) -> None:
+    import subprocess
+
+    from biasaudit.data.pin import pin
+
+    repo = tmp_path / "repo"
+    (repo / "data").mkdir(parents=True)
+    (repo / "data" / "rows.csv").write_text("a,b\n1,2\n")
+    git = ["git", "-C", str(repo), "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "rows"], check=True)
+    head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    pins, warnings = pin([str(repo / "data" / "rows.csv")], license="MIT", citation="c")
+    source = pins["rows.csv"]
+    assert (source.commit, source.upstream_path) == (head.strip(), "data/rows.csv")
+    assert source.upstream == f"git:{repo.resolve()}" and warnings == []
+    (repo / "data" / "rows.csv").write_text("a,b\n1,3\n")  # changed since the commit
+    pins, warnings = pin([str(repo / "data" / "rows.csv")], license="MIT", citation="c")
+    assert pins["rows.csv"].commit == "" and "changed since the last commit" in warnings[0]
+    loose = tmp_path / "loose.csv"
+    loose.write_text("x\n")
+    _, warnings = pin([str(loose)], license="MIT", citation="c")
+    assert warnings == [f"{loose}: no provenance recorded (not in a git work tree)"]

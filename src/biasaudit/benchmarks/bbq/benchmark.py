@@ -150,7 +150,7 @@ class BBQ(Benchmark):
         ]
 
     def items(self) -> list[BBQItem]:
-        data_dir = str(self.store.data_dir) if self.store.data_dir else ""
+        data_dir = self.store.data_dir_spec
         for k in self.data_keys():
             self.store.path(k)  # verify checksums through this store
         return _cached_items(data_dir, str(self.store.cache_dir), tuple(self.categories()))
