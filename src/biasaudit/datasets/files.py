@@ -26,15 +26,33 @@ CSV_FIELD_LIMIT = 2**31 - 1
 Row = dict[str, Any]
 
 
-def read_bytes(path: str | Path) -> bytes:
-    """The file's bytes; a missing file, a directory or an unreadable file is one line."""
+#: A data file is read whole: larger ones (or a device with no end, such as /dev/zero) are
+#: refused before they fill the memory (issue 33: `-O data_file=/dev/zero` grew to 24 GB).
+MAX_FILE_BYTES = 2**31
+
+
+def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
+    """The file's bytes; a missing file, a directory, an unreadable file or one over `limit`
+    bytes (default `MAX_FILE_BYTES`) is one line."""
+    limit = MAX_FILE_BYTES if limit is None else limit
     file = Path(path)
     if file.is_dir():
         raise DataError(f"{file}: is a directory, expected a file")
+    chunks: list[bytes] = []
+    size = 0
     try:
-        return file.read_bytes()
+        with file.open("rb") as handle:
+            while chunk := handle.read(1 << 24):
+                size += len(chunk)
+                if size > limit:
+                    raise DataError(
+                        f"{file}: larger than {limit:,} bytes (or a device with no end); "
+                        "a data file is read whole: split it or pass a smaller one"
+                    )
+                chunks.append(chunk)
     except OSError as exc:
         raise DataError(f"{file}: cannot read ({exc.strerror or exc})") from None
+    return b"".join(chunks)
 
 
 def read_text(path: str | Path, encoding: str = "utf-8") -> str:
