@@ -9,8 +9,14 @@ Every profile verdict that is not a finding says how large a bias would have bee
 - from a measured cell, SE is read off its 95 % bootstrap interval (`se_from_ci`: width /
   (2 z_{0.975})), so the clustering the bootstrap respected is in it;
 - for a planned cell (no data yet), SE = sd * sqrt(deff / n) (`predicted_mde`), with sd the
-  per-unit standard deviation on the benchmark's scale (a proportion p: 100 sqrt(p(1-p)) on a
-  0-100 scale) and deff the design effect of clustering (1 for independent units).
+  per-unit standard deviation on the benchmark's scale (a proportion p: `proportion_sd`,
+  scale sqrt(p(1-p)), 50 points at p = 0.5 on a 0-100 scale) and deff the design effect of
+  clustering (1 for independent units; `design_effect`: 1 + (m - 1) rho for clusters of m
+  units with intraclass correlation rho, Kish 1965, sec. 5.4);
+- paired differences (the two sentences of a pair, one model against another on the same
+  items) are a one-sample design on the differences: sd is the sd of the differences;
+- two independent groups (WinoBias pro- against anti-stereotypical items, two axes):
+  SE = sqrt(sd1^2 / n1 + sd2^2 / n2) (`two_group_mde`).
 
 The far tail (a significant result of the wrong sign) is left out, as in Cohen's tables; it
 changes the MDE by less than 0.1 % at alpha <= 0.05 and 80 % power.
@@ -76,3 +82,26 @@ def bh_alpha(alpha: float, n_tests: int, n_flagged: int, flagged: bool) -> float
         return alpha
     rank = n_flagged if flagged else n_flagged + 1
     return min(alpha, alpha * max(rank, 1) / n_tests)
+
+
+def proportion_sd(p: float, scale: float = 100.0) -> float:
+    """Per-unit sd of a 0/1 outcome with rate p, on a 0-`scale` scale: scale sqrt(p (1 - p))."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"proportion {p} must lie in [0, 1]")
+    return scale * math.sqrt(p * (1.0 - p))
+
+
+def design_effect(cluster_size: float, icc: float) -> float:
+    """Kish's design effect 1 + (m - 1) rho of clusters of mean size m, intraclass corr. rho."""
+    if cluster_size < 1 or not -1.0 <= icc <= 1.0:
+        raise ValueError(f"cluster size {cluster_size} must be >= 1 and icc {icc} in [-1, 1]")
+    return max(0.0, 1.0 + (cluster_size - 1.0) * icc)
+
+
+def two_group_mde(
+    sd1: float, n1: float, sd2: float, n2: float, alpha: float, power: float = POWER
+) -> float | None:
+    """MDE of a difference of two independent means (None when either group is empty)."""
+    if n1 <= 0 or n2 <= 0:
+        return None
+    return mde_from_se(math.sqrt(sd1**2 / n1 + sd2**2 / n2), alpha, power)

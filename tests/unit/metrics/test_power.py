@@ -11,10 +11,13 @@ from statsmodels.stats.power import NormalIndPower
 
 from biasaudit.metrics.power import (
     bh_alpha,
+    design_effect,
     mde_from_se,
     n_for_mde,
     predicted_mde,
+    proportion_sd,
     se_from_ci,
+    two_group_mde,
     z_sum,
 )
 
@@ -74,3 +77,55 @@ def test_bh_alpha_is_the_step_up_bound() -> None:
     assert bh_alpha(0.05, 20, 3, flagged=True) == pytest.approx(0.0075)
     assert bh_alpha(0.05, 20, 0, flagged=False) == pytest.approx(0.0025)
     assert bh_alpha(0.05, 1, 1, flagged=True) == 0.05 and bh_alpha(0.05, 0, 0, False) == 0.05
+
+
+@pytest.mark.parametrize(("n1", "ratio"), [(20, 1.0), (50, 2.0), (300, 0.5)])
+@pytest.mark.parametrize("alpha", [0.05, 0.005])
+def test_two_group_mde_is_statsmodels_two_sample_z_effect(
+    n1: int, ratio: float, alpha: float
+) -> None:
+    # statsmodels: two independent samples of sd 1, n2 = ratio * n1, standardized effect d
+    d = NormalIndPower().solve_power(nobs1=n1, alpha=alpha, power=0.8, ratio=ratio)
+    assert two_group_mde(1.0, n1, 1.0, n1 * ratio, alpha) == pytest.approx(d, rel=1e-3)
+    assert two_group_mde(1.0, 0, 1.0, 5, alpha) is None
+
+
+def test_two_group_mde_with_unequal_sds_by_hand() -> None:
+    # SE = sqrt(30^2/40 + 40^2/90) = sqrt(22.5 + 17.78) = 6.3465; times 2.80158
+    se = math.sqrt(30**2 / 40 + 40**2 / 90)
+    assert two_group_mde(30.0, 40, 40.0, 90, 0.05) == pytest.approx(2.80158 * se, rel=1e-5)
+
+
+def test_paired_differences_are_statsmodels_paired_z_power() -> None:
+    # a paired design is one sample of differences: with sd_d = 12 and n = 64, the MDE in
+    # raw units divided by sd_d is statsmodels' standardized one-sample effect
+    d = NormalIndPower().solve_power(nobs1=64, alpha=0.05, power=0.8, ratio=0)
+    assert predicted_mde(12.0, 64, 0.05) == pytest.approx(12.0 * d, rel=1e-3)
+
+
+def test_proportion_sd_and_design_effect_by_hand() -> None:
+    assert proportion_sd(0.5) == 50.0 and proportion_sd(0.9, scale=1.0) == pytest.approx(0.3)
+    assert proportion_sd(0.0) == 0.0
+    # Kish: clusters of 5 with rho 0.25 -> 1 + 4 * 0.25 = 2; the MDE grows by sqrt(2)
+    assert design_effect(5, 0.25) == pytest.approx(2.0)
+    assert design_effect(1, 0.9) == 1.0
+    deff = design_effect(5, 0.25)
+    assert predicted_mde(50.0, 200, 0.05, design_effect=deff) == pytest.approx(
+        math.sqrt(2.0) * predicted_mde(50.0, 200, 0.05)  # type: ignore[operator]
+    )
+    with pytest.raises(ValueError):
+        proportion_sd(1.5)
+    with pytest.raises(ValueError):
+        design_effect(0.5, 0.1)
+
+
+def test_clustered_mde_matches_a_simulation() -> None:
+    # clusters of 4 units sharing a random effect (icc 0.3): the variance of the cluster-sampled
+    # mean is deff times the iid one
+    rng = np.random.default_rng(1)
+    m, k, icc = 4, 100, 0.3
+    shared = rng.normal(0, math.sqrt(icc), size=(5000, k, 1))
+    own = rng.normal(0, math.sqrt(1 - icc), size=(5000, k, m))
+    means = (shared + own).mean(axis=(1, 2))
+    ratio = means.var() / (1.0 / (m * k))
+    assert ratio == pytest.approx(design_effect(m, icc), rel=0.06)
