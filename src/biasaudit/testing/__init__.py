@@ -16,7 +16,8 @@ The checks (`CHECKS`): the spec and its docs page (`BenchmarkSpec.docs`), unique
 options surviving a JSON round trip, requests within the declared capabilities and an honest
 `expected_requests`, failed requests becoming excluded samples, no value on empty input,
 every declared metric present, `score` reproducing results.json byte for byte, the same seed
-giving the same samples.jsonl, a report without a failed view, and the import rules. Requests
+giving the same samples.jsonl, a report without a failed view, the import rules, and the
+declared parts (the profile loads; suite keys are sample groups). Requests
 are answered by the deterministic `FakeBackend` (no model needed).
 """
 

@@ -66,7 +66,7 @@ def test_the_pages_snippets_run(
         import toybench_tests.test_conformance as conformance  # the pytest block, collected
 
         (mark,) = conformance.test_conformance.pytestmark
-        assert len(mark.args[1]) == 2 * 9  # one test per (benchmark, check)
+        assert len(mark.args[1]) == 2 * 10  # one test per (benchmark, check)
         sys.modules.pop("toybench_tests.test_conformance", None)
         sys.modules.pop("toybench_tests", None)
 
