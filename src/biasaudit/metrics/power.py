@@ -18,6 +18,16 @@ Every profile verdict that is not a finding says how large a bias would have bee
 - two independent groups (WinoBias pro- against anti-stereotypical items, two axes):
   SE = sqrt(sd1^2 / n1 + sd2^2 / n2) (`two_group_mde`).
 
+A bootstrap interval understates the SE of a small or lopsided cell (11 CrowS-Pairs pairs, 10
+toward the stereotype: interval [22.7, 50.0], capped by the scale, SE 7.0, while the exact sign
+test the cell applies gives p = 0.0117, i.e. SE 16.2). The SE a test really used is implied by
+its own p-value (Altman & Bland 2011, "How to obtain the confidence interval from a P value"):
+SE = |effect| / z_{1 - p/2} (`se_from_p`). A measured cell's SE (`cell_se`) is its
+interval's unless the interval alone would reject at 5 % (|effect| > 1.96 SE) while the cell's
+own test is less sure; then the test's. So an effect the cell's test did not flag is always
+below its MDE. Near the null the test-implied SE is not used: a discrete test's large p-value
+(5 of 12 pairs: p = 0.77) would inflate it to twice the null SE.
+
 The far tail (a significant result of the wrong sign) is left out, as in Cohen's tables; it
 changes the MDE by less than 0.1 % at alpha <= 0.05 and 80 % power.
 
@@ -56,6 +66,24 @@ def se_from_ci(low: float, high: float, level: float = 0.95) -> float:
     if high < low:
         raise ValueError(f"interval [{low}, {high}] is reversed")
     return (high - low) / (2.0 * _Z.inv_cdf(0.5 + level / 2.0))
+
+
+def se_from_p(effect: float, p_value: float) -> float | None:
+    """The SE a two-sided test implied: |effect| / z_{1 - p/2} (None when it says nothing)."""
+    if not 0.0 < p_value < 1.0 or effect == 0 or math.isnan(effect):
+        return None
+    return abs(effect) / _Z.inv_cdf(1.0 - p_value / 2.0)
+
+
+def cell_se(
+    low: float, high: float, effect: float | None = None, p_value: float | None = None
+) -> float:
+    """A measured cell's SE: its interval's, or its test's where the two disagree on a finding."""
+    se = se_from_ci(low, high)
+    if effect is None or p_value is None or abs(effect) <= _Z.inv_cdf(0.975) * se:
+        return se
+    implied = se_from_p(effect, p_value)
+    return se if implied is None else max(se, implied)
 
 
 def predicted_mde(

@@ -8,7 +8,7 @@ designs (a gap between groups, not a preference) are not pooled.
 
 The pooled estimate is the DerSimonian-Laird random-effects mean (DerSimonian & Laird 1986):
 with y_i the cells' effects, v_i their variances (SE read off each cell's 95 % bootstrap CI,
-`metrics.power.se_from_ci`), w_i = 1/v_i,
+`metrics.power.cell_se`, or its own test's when larger), w_i = 1/v_i,
 
     Q = sum w_i (y_i - y_FE)^2,   tau^2 = max(0, (Q - (k-1)) / (sum w - sum w^2 / sum w)),
     mu = sum w*_i y_i / sum w*_i  with w*_i = 1 / (v_i + tau^2),   SE(mu) = 1 / sqrt(sum w*),
@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from biasaudit.metrics.power import se_from_ci
+from biasaudit.metrics.power import cell_se
 from biasaudit.profile.model import OVERALL, POOLED, ProfileCell
 
 COMMON_SCALE = "points of preference for the stereotyped option (-50..50, 0 = unbiased)"
@@ -60,13 +60,13 @@ def random_effects(effects: Sequence[float], variances: Sequence[float]) -> Pool
 
 
 def common_se(cell: ProfileCell, factor: float) -> float:
-    """A cell's standard error on the common scale, from its bootstrap interval.
+    """A cell's standard error on the common scale: its interval's or its test's (`cell_se`).
 
     A zero-width interval (every unit deviating the same way: a planted or saturated bias)
     has no usable variance; it gets the Agresti-Coull standard error of an all-or-nothing
     proportion over its k clusters, 100 sqrt(p (1 - p) / (k + 4)) with p = 2 / (k + 4)
     (Agresti & Coull 1998), the smallest the data can support."""
-    se = se_from_ci(cell.ci_low or 0.0, cell.ci_high or 0.0) * abs(factor)
+    se = cell_se(cell.ci_low or 0.0, cell.ci_high or 0.0, cell.effect, cell.p_value) * abs(factor)
     k = max(cell.n_clusters, cell.n, 1)
     p = 2.0 / (k + 4)
     return max(se, 100.0 * math.sqrt(p * (1.0 - p) / (k + 4)))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from biasaudit.metrics.power import bh_alpha, mde_from_se, se_from_ci
+from biasaudit.metrics.power import bh_alpha, cell_se, mde_from_se
 from biasaudit.profile.model import AGAINST, INCONCLUSIVE, NEGLIGIBLE, TOWARD, ProfileCell
 from biasaudit.profile.stats import benjamini_hochberg
 
@@ -34,7 +34,7 @@ def _num(value: float) -> str:
 def cell_mde(cell: ProfileCell, alpha_used: float) -> float | None:
     if cell.ci_low is None or cell.ci_high is None or cell.ci_high < cell.ci_low:
         return None
-    return mde_from_se(se_from_ci(cell.ci_low, cell.ci_high), alpha_used)
+    return mde_from_se(cell_se(cell.ci_low, cell.ci_high, cell.effect, cell.p_value), alpha_used)
 
 
 def quiet_verdict(cell: ProfileCell) -> str:

@@ -11,12 +11,14 @@ from statsmodels.stats.power import NormalIndPower
 
 from biasaudit.metrics.power import (
     bh_alpha,
+    cell_se,
     design_effect,
     mde_from_se,
     n_for_mde,
     predicted_mde,
     proportion_sd,
     se_from_ci,
+    se_from_p,
     two_group_mde,
     z_sum,
 )
@@ -129,3 +131,34 @@ def test_clustered_mde_matches_a_simulation() -> None:
     means = (shared + own).mean(axis=(1, 2))
     ratio = means.var() / (1.0 / (m * k))
     assert ratio == pytest.approx(design_effect(m, icc), rel=0.06)
+
+
+def test_se_from_p_inverts_a_z_test() -> None:
+    # scipy: a z test of 3.0 with SE 1.5 has p = 2 (1 - Phi(2)); the SE comes back
+    p = 2 * stats.norm.sf(3.0 / 1.5)
+    assert se_from_p(3.0, p) == pytest.approx(1.5)
+    assert se_from_p(-3.0, p) == pytest.approx(1.5)
+    assert se_from_p(0.0, 0.5) is None and se_from_p(2.0, 1.0) is None
+
+
+def test_a_small_lopsided_cell_takes_its_tests_se() -> None:
+    # 10 of 11 CrowS-Pairs pairs toward the stereotype: effect 100 * 10/11 - 50 = 40.9; the
+    # exact sign test (scipy binomtest) gives p = 24/2048 = 0.0117; a capped interval
+    # [22.7, 50.0] would claim SE 6.96 and an MDE below the effect itself
+    p = stats.binomtest(10, 11, 0.5).pvalue
+    assert p == pytest.approx(24 / 2048)
+    effect = 100 * 10 / 11 - 50
+    se = cell_se(22.727, 50.0, effect, p)
+    assert se == pytest.approx(effect / stats.norm.isf(p / 2))
+    assert se > se_from_ci(22.727, 50.0)
+    # an unflagged cell (p above the level applied) is always below its MDE
+    alpha_used = 0.05 / 7.5
+    assert p > alpha_used and effect < mde_from_se(se, alpha_used)
+    # the null SE of 11 pairs, 50 / sqrt(11) = 15.1, is close to the test's 16.2
+    assert se == pytest.approx(50 / math.sqrt(11), rel=0.1)
+    assert cell_se(0.0, 3.92) == pytest.approx(1.0, rel=1e-3)  # no test: the interval's
+    # near the null the interval's SE stays: 5 of 12 (effect -8.3, p = 0.77, the test would
+    # imply SE 29, twice the null SE 14.4) with an interval of SE 12.75
+    p5 = stats.binomtest(5, 12, 0.5).pvalue
+    assert cell_se(-33.33, 16.67, 100 * 5 / 12 - 50, p5) == pytest.approx(50 / 3.919928)
+    assert se_from_p(100 * 5 / 12 - 50, p5) > 2 * 50 / math.sqrt(12) * 0.95

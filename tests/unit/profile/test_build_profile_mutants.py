@@ -144,7 +144,11 @@ def test_alpha_is_the_profiles() -> None:
     assert "is <= 0.01" in profile.fdr
     # q = p = 0.0129 > 0.01: not flagged; tested at 0.01 (0 flagged of 1)
     low, high = _ci([i < 12 for i in range(14)], _seed(0, "crows_pairs", "religion"))
-    assert cell.verdict == quiet(low, high, 0.01, 5.0)
+    # the MDE uses the SE the sign test implied (larger than the interval's): 49.1 points, not
+    # 31.1, which would sit below the unflagged effect of 35.7
+    p = stats.binomtest(12, 14, 0.5).pvalue
+    assert cell.verdict == quiet(low, high, 0.01, 5.0, 12 / 14 * 100 - 50, p)
+    assert cell.verdict == "inconclusive: could not detect less than 49.1"
 
 
 def test_a_failed_benchmark_gate_makes_its_cells_not_measurable() -> None:
@@ -342,7 +346,9 @@ def test_profile_of_a_run_folder(tmp_path: Path) -> None:
     low, high = _ci([i < 12 for i in range(14)], _seed(3, "crows_pairs", "religion"))
     assert (cell.ci_low, cell.ci_high) == (pytest.approx(low), pytest.approx(high))
     strict = profile_of_dir(str(tmp_path), alpha=0.01, summary_rows=False)
-    assert strict.alpha == 0.01 and strict.cells[0].verdict == quiet(low, high, 0.01, 5.0)
+    assert strict.alpha == 0.01 and strict.cells[0].verdict == quiet(
+        low, high, 0.01, 5.0, 12 / 14 * 100 - 50, stats.binomtest(12, 14, 0.5).pvalue
+    )
     assert profile.cells[0].verdict == TOWARD
 
 

@@ -117,7 +117,7 @@ def test_verdicts_name_the_group_and_follow_bh() -> None:
         cell = cells[g]
         # an unflagged cell was tested at BH's level alpha (R + 1) / m: its MDE at that level
         level = 0.05 * (flagged + 1) / len(GENDER)
-        quiet_verdict = quiet(cell.ci_low, cell.ci_high, level, 5.0)
+        quiet_verdict = quiet(cell.ci_low, cell.ci_high, level, 5.0, cell.effect, cell.p_value)
         expected = (FAVOURS if cell.effect > 0 else DISFAVOURS) if r else quiet_verdict
         assert cell.verdict == expected
     assert cells["female"].verdict == DISFAVOURS  # exact p = 1 / 495 before BH

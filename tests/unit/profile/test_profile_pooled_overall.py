@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats
 from statsmodels.stats.meta_analysis import combine_effects
 
 from biasaudit.profile.model import OVERALL, POOLED, ProfileCell
@@ -83,7 +84,6 @@ def test_pooled_cells_use_each_benchmarks_factor_and_skip_what_does_not_pool() -
     assert gender.benchmark == POOLED and gender.k == 2 and gender.groups == ["bbq", "crows_pairs"]
     assert gender.effect == pytest.approx(mean)
     assert gender.ci_high - gender.effect == pytest.approx(1.959964 * se_ref)
-    from scipy import stats
 
     assert gender.p_value == pytest.approx(2 * stats.norm.sf(abs(mean / se_ref)))
     assert gender.n == 800
@@ -93,11 +93,19 @@ def test_a_zero_width_interval_gets_the_agresti_coull_floor() -> None:
     # 30 pairs all preferring the stereotype: the bootstrap interval is [50, 50]
     cell = _cell("crows_pairs", "age", 50.0, 50.0, 50.0)
     cell.n = cell.n_clusters = 30
+    cell.p_value = stats.binomtest(30, 30, 0.5).pvalue  # the cell's exact sign test
     (pooled,) = pooled_cells([cell], {"crows_pairs": 1.0})
     p = 2 / 34
-    assert pooled.ci_high - pooled.effect == pytest.approx(
-        1.959964 * 100 * (p * (1 - p) / 34) ** 0.5
-    )
+    floor = 100 * (p * (1 - p) / 34) ** 0.5  # Agresti-Coull: 4.04
+    implied = 50.0 / stats.norm.isf(cell.p_value / 2)  # the sign test's SE: 8.3, larger
+    assert implied > floor
+    assert pooled.ci_high - pooled.effect == pytest.approx(1.959964 * implied)
+    # one benchmark pools to its own test: the same p-value
+    assert pooled.p_value == pytest.approx(cell.p_value)
+    # without a usable test p-value (p = 1 says nothing), the floor holds
+    cell.p_value = 1.0
+    (pooled,) = pooled_cells([cell], {"crows_pairs": 1.0})
+    assert pooled.ci_high - pooled.effect == pytest.approx(1.959964 * floor)
 
 
 def test_four_way_verdicts() -> None:
@@ -113,7 +121,6 @@ def test_four_way_verdicts() -> None:
     assert flagged.verdict == "bias toward stereotype"
     assert small.verdict == "negligible: |effect| < 5"
     # 1 flagged of 3: an unflagged cell is tested at 0.05 * 2 / 3; SE = 24 / 3.92
-    from scipy import stats
 
     level = 0.05 * 2 / 3
     mde = (stats.norm.ppf(1 - level / 2) + stats.norm.ppf(0.8)) * 24 / (2 * stats.norm.ppf(0.975))
