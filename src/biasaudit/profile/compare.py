@@ -4,12 +4,21 @@ The interval of a difference is conservative: [low_b - high_a, high_b - low_a] f
 cells' 95 % CIs (the audits may have seen different samples); it covers the difference
 with at least 90 % probability (Bonferroni) and usually far more. A gated cell in either
 audit gives no difference, only the reason.
+
+"No clear difference" says how large a difference was missed: the interval excludes 0 when
+|d| > z (se_a + se_b), z = z_{0.975}, se read off each cell's interval
+(`metrics.power.se_from_ci`); d - b is then normal with sd sqrt(se_a^2 + se_b^2), so 80 %
+power is reached at MDE = z (se_a + se_b) + z_{0.8} sqrt(se_a^2 + se_b^2) (`difference_mde`;
+the far tail is left out, as in metrics.power).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
+from statistics import NormalDist
 
+from biasaudit.metrics.power import POWER, se_from_ci
 from biasaudit.profile.model import Profile
 
 
@@ -30,20 +39,35 @@ class CellDifference:
     reading: str
     #: A per-group cell's group (CALM), "" otherwise.
     group: str = ""
+    #: The smallest difference the interval would reveal with 80 % power (None: no CI).
+    mde: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
+def difference_mde(se_a: float, se_b: float, power: float = POWER) -> float:
+    """MDE of the conservative interval's test of a difference (see the module docstring)."""
+    z = NormalDist()
+    return z.inv_cdf(0.975) * (se_a + se_b) + z.inv_cdf(power) * math.hypot(se_a, se_b)
+
+
 def _reading(
-    diff: float | None, low: float | None, high: float | None, other: str, group: str = ""
+    diff: float | None,
+    low: float | None,
+    high: float | None,
+    other: str,
+    group: str = "",
+    mde: float | None = None,
 ) -> str:
     if diff is None:
         return "no difference (a cell is not measurable)"
     if low is None or high is None:
         return "no CI"
     if low <= 0.0 <= high:
-        return "no clear difference"
+        if mde is None:
+            return "no clear difference"
+        return f"no clear difference (could not detect less than {mde:.3g})"
     if group:  # a per-group cell: + is the benchmark's own direction (docs/profile.md)
         return f"{other} {'higher' if low > 0 else 'lower'} for {group}"
     return f"{other} {'further toward' if low > 0 else 'further against'} the stereotype"
@@ -60,11 +84,12 @@ def compare_profiles(
         a = cell.effect if cell.measurable else None
         b = twin.effect if twin.measurable else None
         diff = b - a if a is not None and b is not None else None
-        low = high = None
+        low = high = mde = None
         cis = (cell.ci_low, cell.ci_high, twin.ci_low, twin.ci_high)
         if diff is not None and None not in cis:
             a_low, a_high, b_low, b_high = (float(v or 0.0) for v in cis)
             low, high = b_low - a_high, b_high - a_low
+            mde = difference_mde(se_from_ci(a_low, a_high), se_from_ci(b_low, b_high))
         out.append(
             CellDifference(
                 axis=cell.axis,
@@ -79,8 +104,9 @@ def compare_profiles(
                 difference=diff,
                 ci_low=low,
                 ci_high=high,
-                reading=_reading(diff, low, high, other_label, cell.group),
+                reading=_reading(diff, low, high, other_label, cell.group, mde),
                 group=cell.group,
+                mde=mde,
             )
         )
     return out

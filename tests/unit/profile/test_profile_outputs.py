@@ -166,6 +166,15 @@ def test_compare_never_calls_a_silent_model_better(
     cells = json.loads(capsys.readouterr().out)
     religion = next(c for c in cells if c["axis"] == "religion" and c["benchmark"] == "crows_pairs")
     assert religion["baseline_verdict"] == TOWARD and religion["difference"] is not None
+    # a difference that is not clear says how large a difference was missed: half-widths
+    # h_a, h_b of the two 95 % CIs, se = h / 1.95996: MDE = h_a + h_b + 0.84162 hypot(se_a, se_b)
+    unclear = [c for c in cells if c["reading"].startswith("no clear difference")]
+    assert unclear
+    for c in unclear:
+        h = (c["ci_high"] - c["ci_low"]) / 2  # = h_a + h_b; hypot(se_a, se_b) lies between
+        k = 0.841621 / 1.959964  # (se_a + se_b) / sqrt(2) and se_a + se_b
+        assert h * (1 + k / 2**0.5) - 1e-9 <= c["mde"] <= h * (1 + k) + 1e-9
+        assert f"less than {c['mde']:.3g})" in c["reading"]
     # every cell of both profiles, CALM's seven group cells included, each once
     keys = [(c["axis"], c["benchmark"], c["group"]) for c in cells]
     assert len(keys) == len(set(keys))
