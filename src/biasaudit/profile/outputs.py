@@ -19,6 +19,7 @@ from biasaudit.profile.build import build_profile
 from biasaudit.profile.card import card_json, card_markdown
 from biasaudit.profile.model import Profile
 from biasaudit.results.io import atomic_write_text, iter_samples, read_results
+from biasaudit.results.lock import check_unlocked
 
 PROFILE_COLUMNS = [
     "model",
@@ -137,6 +138,7 @@ def profile_csv(profiles: list[Profile]) -> str:
 
 
 def write_model_outputs(model_dir: Path, alpha: float = 0.05) -> tuple[Profile, str]:
+    check_unlocked(model_dir)  # never into a folder a live run or audit is writing
     run = read_results(model_dir)
     profile = build_profile(run, iter_samples(model_dir), alpha=alpha, run_dir=str(model_dir))
     suite = suite_of(model_dir)

@@ -257,3 +257,19 @@ def test_card_on_a_full_disk_keeps_the_previous_files(
     assert (runs["planted"] / "card.md").read_bytes() == before["card.md"]  # not truncated
     json.loads((runs["planted"] / "profile.json").read_text())  # whole, old or new
     assert not list(runs["planted"].glob(".*.tmp"))
+
+
+def test_card_refuses_a_folder_a_live_run_holds(runs: dict[str, Path]) -> None:
+    import os
+    import socket
+
+    from biasaudit.errors import RunError
+    from biasaudit.results.lock import LOCK_FILE
+
+    lock = runs["silent"] / LOCK_FILE
+    lock.write_text(json.dumps({"pid": os.getppid(), "host": socket.gethostname()}))  # alive
+    try:
+        with pytest.raises(RunError, match=f"process {os.getppid()}"):
+            write_outputs(runs["silent"])
+    finally:
+        lock.unlink()
