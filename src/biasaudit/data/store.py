@@ -132,20 +132,22 @@ class DataStore:
         """The first copy of `source` in the data dirs, then the download cache, whose
         sha256 is the pinned one; else a one-line DataError naming what was found."""
         candidates = [d / source.key for d in self.data_dirs] + [self.cache_dir / source.key]
-        mismatched: list[tuple[Path, str]] = []
+        mismatched: list[DataError] = []
         for local in candidates:
             if local.is_file():
-                actual = sha256_file(local)
-                if actual == source.sha256:
-                    return local
-                mismatched.append((local, actual))
+                try:
+                    self._verify(source, local)
+                except DataError as exc:
+                    mismatched.append(exc)
+                    continue
+                return local
         if len(mismatched) == 1:
-            self._verify(source, mismatched[0][0])  # the one copy's mismatch, by name
+            raise mismatched[0]  # the one copy's mismatch, by name
         if mismatched:
-            found = "; ".join(f"{local} has {actual[:12]}…" for local, actual in mismatched)
+            found = "; ".join(str(exc).split(" (expected")[0] for exc in mismatched)
             raise DataError(
-                f"{source.key}: no copy with the pinned sha256 {source.sha256[:12]}… "
-                f"({found}); the files were changed or are a different version"
+                f"{source.key}: no copy with the pinned sha256 {source.sha256[:12]}… ({found}); "
+                "the files were changed or are a different version"
             )
         searched = ", ".join(str(d) for d in self.data_dirs)
         raise DataError(
