@@ -33,6 +33,24 @@ def benchmark_version(name: str) -> str:
         return "(broken)"
 
 
+def broken_declarations() -> list[str]:
+    """One line per installed plug-in (not in-tree: those are tested) whose declared profile
+    cannot be loaded; the plug-in stays listed, and an audit skips it with the same line."""
+    from biasaudit import plugin
+    from biasaudit.errors import PluginError
+    from biasaudit.profile.validity import benchmark_profile
+
+    lines = []
+    for name, spec in plugin.discover().items():
+        if spec.profile is None or spec.benchmark.startswith("biasaudit."):
+            continue
+        try:
+            benchmark_profile(name)
+        except PluginError as exc:
+            lines.append(str(exc))
+    return lines
+
+
 def report_plugin_problems(debug: bool) -> None:
     """One line on stderr per plug-in that was left out; with `debug`, its traceback too."""
     from biasaudit import plugin
@@ -43,6 +61,7 @@ def report_plugin_problems(debug: bool) -> None:
         for name, line, trace in _broken_classes
     ]
     _broken_classes.clear()  # reported once (main() may run several times in one process)
+    problems += [(line, "") for line in broken_declarations()]
     for line, trace in problems:
         hint = "" if debug or not trace else " (--debug for the traceback)"
         print(f"biasaudit: warning: {line}{hint}", file=sys.stderr)

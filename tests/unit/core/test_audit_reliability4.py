@@ -193,3 +193,18 @@ def test_a_several_model_audit_whose_last_model_did_not_finish_says_so(
     assert "Incomplete audit" in (out / "card.md").read_text()
     assert main(["report", str(out), "-o", str(tmp_path / "r.html")]) in (0, 3)
     assert "fake:b has no results" in capsys.readouterr().err
+
+
+def test_biasaudit_list_names_a_broken_profile_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plugin_packages import on_path
+
+    _broken_profile_plugin(tmp_path / "site")
+    with on_path(tmp_path / "site", monkeypatch, "badprofile"):
+        assert main(["list", "benchmarks"]) == 0
+        captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() if "badprofile" in line]
+    assert len(lines) == 1 and "badprofile.profil:PROFILE cannot be loaded" in lines[0]
+    assert "Traceback" not in captured.err
+    assert "badprofile" in captured.out  # still listed
