@@ -15,6 +15,7 @@ Metrics a validity gate withholds have no value and say why in ``not_measurable`
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -123,14 +124,23 @@ def _parquet_safe(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def write_frame(frame: pd.DataFrame, path: Path, fmt: Format) -> Path:
-    """Write `frame` to `path` atomically (a failed write keeps the previous file)."""
-    with atomic_output(path) as tmp:
-        if fmt == "csv":
-            frame.to_csv(tmp, index=False)
-        else:
-            _parquet_safe(frame).to_parquet(tmp, index=False)
-    return path
+def _write(frame: pd.DataFrame, tmp: Path, fmt: Format) -> None:
+    if fmt == "csv":
+        frame.to_csv(tmp, index=False)
+    else:
+        _parquet_safe(frame).to_parquet(tmp, index=False)
+
+
+def write_frames(frames: dict[str, pd.DataFrame], out: Path, fmt: Format) -> list[Path]:
+    """Every frame written to a temporary file first; only when all are written are they
+    renamed into place, so a failed export (a full disk) replaces none of the previous
+    export's files and never leaves two runs' files mixed (issue 33)."""
+    paths = [out / f"{name}.{fmt}" for name in frames]
+    with contextlib.ExitStack() as stack:
+        temps = [stack.enter_context(atomic_output(path)) for path in paths]
+        for frame, tmp in zip(frames.values(), temps, strict=True):
+            _write(frame, tmp, fmt)
+    return paths
 
 
 def export_run(run_dir: str | Path, fmt: Format, output: str | Path) -> list[Path]:
@@ -152,4 +162,4 @@ def export_run(run_dir: str | Path, fmt: Format, output: str | Path) -> list[Pat
     # complete / partial / failed on every row, so a partial run is never read as whole
     for name in ("metrics", "samples"):
         frames[name]["run_status"] = run.result.status
-    return [write_frame(frame, out / f"{name}.{fmt}", fmt) for name, frame in frames.items()]
+    return write_frames(frames, out, fmt)

@@ -132,3 +132,32 @@ def test_to_dataframe_has_contrast_rows_and_group_ci_methods(run_a: Path) -> Non
     assert pd.isna(row.value) and pd.isna(row.ci_low) and pd.isna(row.ci_high)
     assert set(frame[frame.group_by == "group"].ci_method) == {"wilson-clusters"}
     assert frame[frame.group == ""].iloc[0].ci_method == metric.ci_method
+
+
+def test_a_failed_export_replaces_no_file_of_the_previous_one(
+    run_a: Path, run_b: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    import pandas as pd
+
+    from biasaudit.errors import RunError
+    from biasaudit.report.export import export_run
+
+    out = tmp_path / "out"
+    export_run(run_a, "csv", out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    real = pd.DataFrame.to_csv
+    calls = {"n": 0}
+
+    def full_on_the_second(self: pd.DataFrame, *args: object, **kwargs: object) -> object:
+        calls["n"] += 1
+        if calls["n"] == 2:  # metrics.csv is written, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", full_on_the_second)
+    with pytest.raises(RunError, match="No space left on device"):
+        export_run(run_b, "csv", out)  # another run's export into the same folder
+    after = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert after == before  # no run_b metrics.csv beside run_a's samples.csv, no temp files
