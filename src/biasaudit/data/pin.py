@@ -10,6 +10,7 @@ a 40-hex commit is reported, because a branch name is not a pin.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import re
 import subprocess
 import urllib.error
@@ -43,9 +44,16 @@ def _read(location: str, timeout: float) -> tuple[str, int]:
             return _digest(handle)
     try:
         with urllib.request.urlopen(location, timeout=timeout) as response:
-            return _digest(response)
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        raise DataError(f"{location}: cannot be read ({exc})") from None
+            digest, size = _digest(response)
+            declared = response.headers.get("Content-Length")
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
+        raise DataError(f"{location}: cannot be read ({type(exc).__name__}: {exc})") from None
+    if declared is not None and declared.isdigit() and int(declared) != size:
+        raise DataError(
+            f"{location}: truncated download ({size:,} of the {int(declared):,} bytes the server "
+            "announced); nothing pinned, try again"
+        )
+    return digest, size
 
 
 def upstream_of(url: str) -> tuple[str, str, str]:

@@ -203,3 +203,34 @@ def test_pin_of_a_local_file_records_its_git_provenance_or_says_none(tmp_path: P
     loose.write_text("x\n")
     _, warnings = pin([str(loose)], license="MIT", citation="c")
     assert warnings == [f"{loose}: no provenance recorded (not in a git work tree)"]
+
+
+def test_pin_of_a_truncated_download_pins_nothing() -> None:
+    import socket
+
+    from biasaudit.data.pin import pin
+
+    body = b"x" * 500
+
+    class Truncating(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # the http.server API names it
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")  # announces 1,000 bytes, sends 500
+            self.end_headers()
+            self.wfile.write(body)
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+
+        def log_message(self, *args: object) -> None:
+            return None
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Truncating)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_port}/rows.csv"
+        with pytest.raises(DataError, match=r"rows.csv: (truncated download|cannot be read)"):
+            pin([url], license="MIT", citation="c", timeout=10)
+    finally:
+        server.shutdown()
+        server.server_close()
