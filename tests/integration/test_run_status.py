@@ -122,7 +122,18 @@ BEFORE_WRITING = {
     "batch_size_negative": (["--batch-size", "-1"], "--batch-size must be at least 1"),
     "shard_out_of_range": (["--shard", "3/2"], "shard"),
     "bad_option": (["-O", "max_tokenz=5"], "did you mean"),
+    # issue 33: other key formats, and a key inside a longer value, whatever the name
+    "groq_key_value": (["-M", 'extra_body={"x": "gsk_0123456789abcdefGHIJKL"}'], "secret"),
+    "hex_key_value": (["-M", 'extra_body={"x": "0123456789abcdef0123456789abcdef"}'], "secret"),
+    "key_inside_a_string": (["-M", f'extra_body={{"note": "use {SECRET} here"}}'], "secret"),
 }
+
+
+def test_a_commit_hash_is_no_secret() -> None:
+    from biasaudit.models.spec import _looks_secret
+
+    assert not _looks_secret("0123456789abcdef0123456789abcdef01234567")  # 40: a git commit
+    assert _looks_secret("0123456789abcdef0123456789abcdef")  # 32: a key's form
 
 
 @pytest.mark.parametrize("extra, message", BEFORE_WRITING.values(), ids=BEFORE_WRITING.keys())

@@ -76,8 +76,12 @@ def _secret_paths(value: Any, path: str) -> list[str]:
 #: Values that are API keys or tokens by their form (OpenAI, Hugging Face, GitHub, Slack,
 #: AWS, Google, a bearer header, a JWT).
 _SECRET_VALUE = re.compile(
-    r"^(?:sk-|sk_|hf_|ghp_|gho_|ghs_|github_pat_|xox[abprs]-|AKIA|AIza)[A-Za-z0-9_\-]{8,}"
+    r"(?<![A-Za-z0-9])(?:sk-|sk_|hf_|gsk_|xai-|ghp_|gho_|ghs_|github_pat_|xox[abprs]-|AKIA|AIza)"
+    r"[A-Za-z0-9_\-]{8,}"
     r"|^Bearer\s+\S{8,}|^eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"
+    # 32 hex digits exactly (keys of that form); a 40-digit git commit or a 64-digit sha256
+    # (a model revision, a checksum) is no secret
+    r"|(?<![0-9a-fA-F])[0-9a-fA-F]{32}(?![0-9a-fA-F])"
 )
 #: Environment variables whose values are secrets (a value quoting one is refused).
 _SECRET_ENV = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|AUTH)", re.I)
@@ -88,10 +92,20 @@ def _looks_secret(text: str) -> bool:
     if _SECRET_VALUE.search(text.strip()):
         return True
     return any(
-        len(value) >= 8 and value in text
+        len(value) >= 8 and _shares_8(text, value)
         for name, value in os.environ.items()
         if _SECRET_ENV.search(name)
     )
+
+
+def _shares_8(text: str, secret: str) -> bool:
+    """Whether any 8 consecutive characters of `text` stand in `secret` (issue 33: part of a
+    key, anywhere, is as much a leak as the whole key). A value with a path separator or a
+    space is a path or a phrase, not a key: only the whole of it counts (a model path must
+    not be refused for sharing "/root/.c" with HF_TOKEN_PATH)."""
+    if any(c in secret for c in "/\\ "):
+        return secret in text
+    return any(text[i : i + 8] in secret for i in range(len(text) - 7))
 
 
 def _secret_values(value: Any, path: str) -> list[str]:
