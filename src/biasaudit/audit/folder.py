@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from biasaudit.errors import RunError
-from biasaudit.results.io import _atomic_write
+from biasaudit.results.io import atomic_write_text
 from biasaudit.results.schema import BenchmarkResult, RunResult
 from biasaudit.sampling import SamplePlan
 
@@ -155,7 +155,7 @@ def overall_status(
 
 def write_audit(folder: Path, info: AuditInfo) -> Path:
     path = folder / AUDIT_FILE
-    _atomic_write(path, info.model_dump_json(indent=2) + "\n")
+    atomic_write_text(path, info.model_dump_json(indent=2) + "\n")
     return path
 
 

@@ -58,19 +58,16 @@ def atomic_write_text(path: Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
-_atomic_write = atomic_write_text
-
-
 def write_results(run_dir: Path, result: RunResult) -> Path:
     path = run_dir / RESULTS_FILE
-    _atomic_write(path, result.model_dump_json(indent=2) + "\n")
+    atomic_write_text(path, result.model_dump_json(indent=2) + "\n")
     return path
 
 
 def write_samples(run_dir: Path, records: Iterable[SampleRecord]) -> Path:
     path = run_dir / SAMPLES_FILE
     lines = [record.model_dump_json() for record in records]
-    _atomic_write(path, "\n".join(lines) + ("\n" if lines else ""))
+    atomic_write_text(path, "\n".join(lines) + ("\n" if lines else ""))
     return path
 
 
@@ -123,7 +120,9 @@ class SamplesWriter:
 
 
 def write_run_config(run_dir: Path, config: dict[str, Any]) -> None:
-    _atomic_write(run_dir / RUN_CONFIG_FILE, json.dumps(config, indent=2, sort_keys=True) + "\n")
+    atomic_write_text(
+        run_dir / RUN_CONFIG_FILE, json.dumps(config, indent=2, sort_keys=True) + "\n"
+    )
 
 
 def _read_text(path: Path, what: str) -> str:
