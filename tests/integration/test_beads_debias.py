@@ -58,7 +58,7 @@ def test_debias_on_the_demo_pairs(
     )
     ctx = Context(store=store, output_dir=Path("out"), progress=False)
     result = DEBIAS.run(args, ctx)
-    assert any(note.startswith("NO CONTROL ARM RAN") for note in result.notes)
+    assert not any(note.startswith("NO CONTROL ARM RAN") for note in result.notes)
     with (tmp_path / "out" / "test_pairs.csv").open(newline="") as handle:
         held = list(csv.DictReader(handle))
     with (DEMO / "5-Language-Generation" / "bias-debias.csv").open(newline="") as handle:
@@ -80,3 +80,72 @@ def test_debias_on_the_demo_pairs(
         )
         expected = {(r[0], r[2], r[5]) for r in alone.tables["by_kind"].rows if r[1] == "model"}
         assert {(r[0], r[2], r[5]) for r in table.rows if r[1] == label} == expected
+
+    # the format-only control (default): as many neutral rewrite conversations, same settings
+    control = json.loads((tmp_path / "out/control/finetune/provenance.json").read_text())
+    assert control["n_examples"] == provenance["n_examples"]
+    assert control["settings"] == provenance["settings"]
+    lines = (tmp_path / "out/control/train.jsonl").read_text().splitlines()
+    texts = [
+        m["content"].rsplit("\nBiased: ", 1)[-1]
+        for line in lines
+        for m in json.loads(line)["messages"]
+    ]  # the sentence each user turn asks to rewrite (after the paper's prompt), and each answer
+    assert len(texts) == 2 * control["n_examples"]
+    demo_texts = {row["biased_text"] for row in demo} | {row["debiased_text"] for row in demo}
+    assert not any(d in t for t in texts for d in demo_texts)
+    # each column of treatment_vs_control equals a stand-alone rewrite run of that model
+    runs = {
+        "base": f"hf:{lm}",
+        "treated": provenance["model_spec"],
+        "control": control["model_spec"],
+    }
+    by_kind = {}
+    for name, spec in runs.items():
+        alone = rewrite_judged(
+            RewriteArgs(model=spec, judge="fake", embedder="fake", model_args={"threads": 1}),
+            dataclasses.replace(ctx, output_dir=tmp_path / f"again-{name}"),
+            override,
+        )
+        by_kind[name] = {r[0]: r[2] for r in alone.tables["by_kind"].rows if r[1] == "model"}
+        rewritten = (tmp_path / f"again-{name}" / "rewrites.jsonl").read_text().count('"model"')
+        by_kind[name]["rewritten"] = 100.0 * rewritten / 3
+    rows = {r[0]: r for r in result.tables["treatment_vs_control"].rows}
+    assert rows["similarity"][5:8] == pytest.approx(
+        [by_kind[n]["meaning_similarity"] for n in ("base", "treated", "control")]
+    )
+    assert rows["rewritten"][5:8] == pytest.approx(
+        [by_kind[n]["rewritten"] for n in ("base", "treated", "control")]
+    )
+    for question in ("bias", "toxicity", "knowledge_retention", "faithfulness", "relevancy"):
+        if question in rows:
+            expected_shares = [by_kind[n].get(question) for n in ("base", "treated", "control")]
+            assert rows[question][5:8] == [None if v is None else 100 * v for v in expected_shares]
+    for row in rows.values():  # treated − control, exactly, whenever both exist
+        if row[6] is not None and row[7] is not None:
+            assert row[14] == pytest.approx(row[6] - row[7])
+    assert any(
+        n.startswith("similarity: no effect of the debiasing pairs")
+        or n.startswith("similarity: the debiasing pairs changed it")
+        for n in result.notes
+    )
+
+
+def test_debias_without_controls_says_so_loudly(store: DataStore, tmp_path: Path) -> None:
+    lm = tiny_models.build_causal_lm(
+        tmp_path / "lm", tiny_models.real_tokenizer(), chat_template=True
+    )
+    args = DebiasArgs(
+        model=f"hf:{lm}",
+        judge="fake",
+        embedder="fake",
+        model_args={"threads": 1},
+        test_size=3,
+        controls="none",
+        lora={"max_steps": 1, "batch_size": 2, "r": 4, "max_length": 256},
+    )
+    ctx = Context(store=store, output_dir=tmp_path / "out", progress=False)
+    result = DEBIAS.run(args, ctx)
+    assert any(note.startswith("NO CONTROL ARM RAN (--controls none)") for note in result.notes)
+    assert "treatment_vs_control" not in result.tables
+    assert not (tmp_path / "out" / "control").exists()

@@ -107,7 +107,7 @@ def test_controlled_difference_ci_matches_a_naive_paired_bootstrap() -> None:
 
 
 def test_verdict_follows_the_difference_not_before_after() -> None:
-    from biasaudit.benchmarks.stop_downstream.paired import ControlledChange, controlled_verdict
+    from biasaudit.metrics.controlled import ControlledChange, controlled_verdict
 
     both_up = ControlledChange(
         "answer_rate", 60, 41.7, 93.3, 86.7, 51.6, (38.3, 65.0), 45.0, (31.6, 58.3), 6.6,

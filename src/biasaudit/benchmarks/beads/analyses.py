@@ -21,7 +21,7 @@ from biasaudit.benchmarks.beads.benchmark import Beads
 from biasaudit.benchmarks.beads.tasks import LABELS
 from biasaudit.datasets.beads_labels import unnamed_sentiment_ids
 from biasaudit.errors import DataError
-from biasaudit.results.schema import BenchmarkResult, MetricValue, Table
+from biasaudit.results.schema import BenchmarkResult, MetricValue, SampleRecord, Table
 
 
 class TrainArgs(BaseModel):
@@ -173,10 +173,32 @@ def rewrite(args: RewriteArgs, ctx: Context) -> AnalysisResult:
     return rewrite_judged(args, ctx)
 
 
+#: per held-out pair id: {"rewritten": 1/0, judged question: 1 yes / 0 no / None, "similarity",
+#: "p_biased"} of the model's rewrite (None: not rewritten, not answered, or a failed request)
+ItemValues = dict[str, dict[str, float | None]]
+
+
+def _model_values(records: list[SampleRecord], into: ItemValues) -> None:
+    """Fold the per-text scores of the model's rewrites (sample id ``model:ID``) into `into`."""
+    for record in records:
+        kind, _, item = record.sample_id.partition(":")
+        if kind == "model" and item in into:
+            for name, value in record.scores.items():
+                if not record.excluded and isinstance(value, int | float):
+                    into[item][name] = float(value)
+
+
 def rewrite_judged(
     args: RewriteArgs, ctx: Context, files: dict[str, str] | None = None
 ) -> AnalysisResult:
     """`rewrite`, with the pairs file overridable (``files``: config/split -> path)."""
+    return rewrite_judged_items(args, ctx, files)[0]
+
+
+def rewrite_judged_items(
+    args: RewriteArgs, ctx: Context, files: dict[str, str] | None = None
+) -> tuple[AnalysisResult, ItemValues]:
+    """`rewrite_judged`, and the per-pair values of the model's rewrites (`ItemValues`)."""
     options: dict[str, Any] = {"task": "rewrite", "data": args.data, "files": files or {}}
     bench = Beads.from_dict(options, ctx.store, ctx.seed)
     _, records = ctx.run(bench, args.model, args.model_args, limit=args.limit)
@@ -200,25 +222,31 @@ def rewrite_judged(
     pairs = judging.write_pairs(ctx.output_path("rewrites.jsonl"), rows)
     common = {"pairs": str(pairs), "data": args.data, "label_map": args.label_map}
     metrics: list[MetricValue] = []
-    judge_run, _ = ctx.run(
+    items: ItemValues = {
+        r.sample_id: {"rewritten": 1.0 if r.scores.get("rewrite") else 0.0} for r in records
+    }
+    judge_run, judged = ctx.run(
         Beads.from_dict({**common, "task": "judge", "max_tokens": 8}, ctx.store, ctx.seed),
         args.judge,
         args.judge_args,
     )
+    _model_values(judged, items)
     metrics += _metrics(judge_run)
     written = [_save(ctx, "judge", judge_run)]
     if args.classifier:
         prob = Beads.from_dict({**common, "task": "probability"}, ctx.store, ctx.seed)
-        prob_run = ctx.run(prob, args.classifier)[0]
+        prob_run, probs = ctx.run(prob, args.classifier)
+        _model_values(probs, items)
         metrics += _metrics(prob_run)
         written.append(_save(ctx, "classifier", prob_run))
     sim = Beads.from_dict({**common, "task": "similarity"}, ctx.store, ctx.seed)
-    sim_run = ctx.run(sim, args.embedder)[0]
+    sim_run, sims = ctx.run(sim, args.embedder)
+    _model_values(sims, items)
     metrics += _metrics(sim_run)
     written.append(_save(ctx, "similarity", sim_run))
     answered = sum(1 for r in records if r.scores.get("rewrite"))
     tables = {"by_kind": _by_kind(metrics)}
-    return AnalysisResult(
+    result = AnalysisResult(
         benchmark="beads",
         analysis="rewrite",
         source=f"{args.model} judged by {args.judge}",
@@ -240,6 +268,7 @@ def rewrite_judged(
         ],
         files=[str(pairs), *written],
     )
+    return result, items
 
 
 class FetchArgs(BaseModel):

@@ -34,11 +34,11 @@ from biasaudit.benchmarks.stop_downstream.paired import (
     Outcome,
     chance_level,
     controlled_change,
-    controlled_verdict,
     paired_change,
     paired_outcomes,
 )
 from biasaudit.finetune.controls import yes_no_format_control
+from biasaudit.metrics.controlled import controlled_verdict
 from biasaudit.plugin import analysis
 from biasaudit.results.schema import SampleRecord, Table
 

@@ -17,7 +17,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from biasaudit.benchmarks.stop_downstream.protocol import relative_change
+from biasaudit.metrics import controlled
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
+from biasaudit.metrics.controlled import ControlledChange
 
 #: per item: (answered 0/1, correct 0/1 or None when not answered)
 Outcome = tuple[float, float | None]
@@ -95,29 +97,6 @@ def paired_outcomes(
     return ids, [before[i] for i in ids], [after[i] for i in ids]
 
 
-@dataclass(frozen=True)
-class ControlledChange:
-    """A treatment and a control fine-tune of one base model, measured on the same items.
-
-    ``treatment`` = treated − before, ``control`` = control − before, ``difference`` =
-    treated − control (what the treatment's content did beyond the control's format), each in
-    points with a 95% paired bootstrap CI: every resample draws items with replacement and
-    recomputes all three runs on the same items.
-    """
-
-    metric: str
-    n_items: int
-    before: float | None
-    treated: float | None
-    control: float | None
-    treatment: float | None
-    treatment_ci: tuple[float | None, float | None]
-    control_effect: float | None
-    control_ci: tuple[float | None, float | None]
-    difference: float | None
-    difference_ci: tuple[float | None, float | None]
-
-
 def controlled_change(
     metric: str,
     before: Sequence[Outcome],
@@ -127,57 +106,10 @@ def controlled_change(
     seed: int,
     n_resamples: int = 2000,
 ) -> ControlledChange:
-    """`metric` of three runs on the same items (index i is one item in all three)."""
-    if not len(before) == len(treated) == len(control):
-        raise ValueError("controlled runs need the same items")
-    value = METRICS[metric]
-    runs = (before, treated, control)
-
-    def gap(first: int, second: int) -> IndexGap:
-        def statistic(idx: Sequence[int]) -> float | None:
-            one = value([runs[first][i] for i in idx])
-            two = value([runs[second][i] for i in idx])
-            return None if one is None or two is None else one - two
-
-        return statistic
-
-    everything = list(range(len(before)))
-    ci = {
-        name: bootstrap_index_ci(len(before), gap(*pair), seed=seed, n_resamples=n_resamples)
-        for name, pair in (("treatment", (1, 0)), ("control", (2, 0)), ("difference", (1, 2)))
-    }
-    return ControlledChange(
-        metric=metric,
-        n_items=len(before),
-        before=value(before),
-        treated=value(treated),
-        control=value(control),
-        treatment=gap(1, 0)(everything),
-        treatment_ci=ci["treatment"],
-        control_effect=gap(2, 0)(everything),
-        control_ci=ci["control"],
-        difference=gap(1, 2)(everything),
-        difference_ci=ci["difference"],
-    )
-
-
-def controlled_verdict(change: ControlledChange, what: str) -> str:
-    """One sentence that follows the treatment-minus-control difference, not before/after."""
-    low, high = change.difference_ci
-    if change.difference is None or low is None or high is None:
-        return f"{what}: treatment minus control not measurable (no answered item in a run)"
-    diff = f"{change.difference:+.1f} points [{low:+.1f}, {high:+.1f}]"
-    control = "" if change.control_effect is None else f"{change.control_effect:+.1f}"
-    treatment = "" if change.treatment is None else f"{change.treatment:+.1f}"
-    if low > 0 or high < 0:
-        return (
-            f"{what}: the alignment data changed it by {diff} beyond the format-only control "
-            f"(treatment {treatment}, control {control} points against the base model)"
-        )
-    return (
-        f"{what}: no effect of the alignment data beyond the format-only control "
-        f"({diff}); the treatment's {treatment} points against the base model are matched by "
-        f"the control's {control}: the reply format, not the social content, moved it"
+    """`metric` (answer_rate or performance) of three runs on the same items
+    (biasaudit.metrics.controlled)."""
+    return controlled.controlled_change(
+        metric, before, treated, control, value=METRICS[metric], seed=seed, n_resamples=n_resamples
     )
 
 
