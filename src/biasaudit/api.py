@@ -261,6 +261,11 @@ def evaluate_one(
                 use_cache=use_cache, on_start=start, on_progress=save, on_record=writer.write,
                 tolerate=tolerate,
             )  # fmt: skip
+        except RunError:  # a write error, a full disk: the previous run, if any, is put back
+            writer.restore()
+            raise
+        else:
+            writer.finish()
         finally:
             writer.close()
             if created and not started:  # a failed start leaves nothing behind

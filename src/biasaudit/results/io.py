@@ -71,6 +71,10 @@ def write_samples(run_dir: Path, records: Iterable[SampleRecord]) -> Path:
     return path
 
 
+#: suffix of a previous run's samples.jsonl / results.json while a resumed run rewrites them
+PREVIOUS = ".prev"
+
+
 class SamplesWriter:
     """samples.jsonl written as samples finish: one record per line, appended and flushed.
 
@@ -78,8 +82,11 @@ class SamplesWriter:
     descriptor, so a process killed at any moment leaves whole lines only: a valid prefix of
     the run's samples.jsonl (a failed write, e.g. a full disk, is cut back to the last whole
     line before the one-line RunError). The file is started afresh when the first line is
-    written (or by `start`), and any results.json is removed first: it described the old
-    samples.jsonl, and the run writes a new one after each benchmark.
+    written (or by `start`). A previous samples.jsonl and results.json (a resumed run) are
+    first set aside as ``*.prev``: `finish` deletes them once the new run is written, and
+    `restore` puts them back when it fails (a write error, a full disk), so a failed resume
+    never loses a run that was whole. After a kill the ``*.prev`` files stay, and the next
+    start keeps them (they are the last state known to be consistent).
     """
 
     def __init__(self, run_dir: Path) -> None:
@@ -93,7 +100,11 @@ class SamplesWriter:
         if self._fd is not None:
             return
         try:
-            (self.run_dir / RESULTS_FILE).unlink(missing_ok=True)
+            for name in (RESULTS_FILE, SAMPLES_FILE):  # results.json first: never a stale pair
+                current, kept = self.run_dir / name, self.run_dir / (name + PREVIOUS)
+                if current.is_file() and not kept.exists():
+                    current.replace(kept)
+                current.unlink(missing_ok=True)
             self._fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         except OSError as exc:
             raise RunError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
@@ -117,6 +128,24 @@ class SamplesWriter:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
+
+    def finish(self) -> None:
+        """The new run is written: the previous one's files go."""
+        for name in (SAMPLES_FILE, RESULTS_FILE):
+            with contextlib.suppress(OSError):
+                (self.run_dir / (name + PREVIOUS)).unlink(missing_ok=True)
+
+    def restore(self) -> None:
+        """The new run failed: put the previous samples.jsonl and results.json back."""
+        self.close()
+        if not (self.run_dir / (SAMPLES_FILE + PREVIOUS)).exists():
+            return
+        with contextlib.suppress(OSError):
+            (self.run_dir / RESULTS_FILE).unlink(missing_ok=True)
+            for name in (SAMPLES_FILE, RESULTS_FILE):  # samples first: never a stale pair
+                kept = self.run_dir / (name + PREVIOUS)
+                if kept.exists():
+                    kept.replace(self.run_dir / name)
 
 
 def write_run_config(run_dir: Path, config: dict[str, Any]) -> None:
@@ -220,7 +249,8 @@ def remove_outputs(run_dir: Path) -> None:
     results.json goes first, so at every moment either the old run is whole or nothing in the
     directory looks like a finished run; other files in the directory are left alone.
     """
-    for name in (RESULTS_FILE, SAMPLES_FILE, RUN_CONFIG_FILE):
+    names = (RESULTS_FILE, SAMPLES_FILE, RUN_CONFIG_FILE)
+    for name in (*names, RESULTS_FILE + PREVIOUS, SAMPLES_FILE + PREVIOUS):
         path = run_dir / name
         try:
             path.unlink(missing_ok=True)
