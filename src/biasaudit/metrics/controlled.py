@@ -98,8 +98,13 @@ def controlled_verdict(
 ) -> str:
     """One sentence that follows the treatment-minus-control difference, not before/after."""
     low, high = change.difference_ci
-    if change.difference is None or low is None or high is None:
+    if change.difference is None:
         return f"{what}: treatment minus control not measurable (no answered item in a run)"
+    if low is None or high is None:
+        return (
+            f"{what}: treatment minus control {change.difference:+.{digits}f} has no CI (too "
+            "few answered items: undefined in some bootstrap resamples); not read as an effect"
+        )
 
     def signed(x: float | None) -> str:
         return "" if x is None else f"{x:+.{digits}f}"

@@ -50,3 +50,15 @@ def test_verdict_wording_follows_both_intervals() -> None:
     assert "no detectable change against the base model either" in neither
     assert "treatment +0.100 [-0.020, +0.200]" in neither
     assert "reply format" not in neither
+
+
+def test_a_difference_without_ci_is_not_read_as_an_effect() -> None:
+    few = ControlledChange(
+        "toxicity", 3, 50.0, 50.0, 66.7, 0.0, (None, None), 16.7, (None, None), -16.7,
+        (None, None),
+    )  # fmt: skip
+    text = controlled_verdict(few, "toxicity")
+    assert text == (
+        "toxicity: treatment minus control -16.7 has no CI (too few answered items: undefined "
+        "in some bootstrap resamples); not read as an effect"
+    )
