@@ -34,21 +34,13 @@ def benchmark_version(name: str) -> str:
 
 
 def broken_declarations() -> list[str]:
-    """One line per installed plug-in (not in-tree: those are tested) whose declared profile
-    cannot be loaded; the plug-in stays listed, and an audit skips it with the same line."""
+    """One line per declared part of an installed benchmark that cannot be loaded (profile,
+    analyses, report view, sources: `biasaudit.declarations`); the benchmark stays listed,
+    and an audit skips it with the same line."""
     from biasaudit import plugin
-    from biasaudit.errors import PluginError
-    from biasaudit.profile.validity import benchmark_profile
+    from biasaudit.declarations import part_problems
 
-    lines = []
-    for name, spec in plugin.discover().items():
-        if spec.profile is None or spec.benchmark.startswith("biasaudit."):
-            continue
-        try:
-            benchmark_profile(name)
-        except PluginError as exc:
-            lines.append(str(exc))
-    return lines
+    return [line for name, spec in plugin.discover().items() for line in part_problems(name, spec)]
 
 
 def report_plugin_problems(debug: bool) -> None:

@@ -40,3 +40,8 @@ class CacheError(RunError):
 
 class PluginError(BiasauditError):
     """A declared part of a plug-in (its profile, suites, ...) that cannot be used."""
+
+
+class DeclarationError(PluginError, ValueError):
+    """A benchmark's declaration contradicts its own samples (a suite key no sample has, a
+    stratum that varies within a unit): that benchmark is skipped, the rest goes on."""

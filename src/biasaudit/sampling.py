@@ -32,6 +32,8 @@ from pydantic import (
     model_serializer,
 )
 
+from biasaudit.errors import DeclarationError
+
 #: A stratum label: the values of the stratification keys, in key order.
 Stratum = tuple[str, ...]
 
@@ -186,17 +188,24 @@ def population(
     by_unit: dict[str, Stratum] = {}
     unit_of: dict[str, str] = {}
     levels: dict[str, dict[str, set[str]]] = {k: {} for k in cover}
+    unseen = {*strata, *cover, *([unit] if unit is not None else [])}
     for sample in samples:
+        unseen.difference_update(sample.groups)
         key = sample.id if unit is None else str(sample.groups.get(unit, sample.id))
         stratum = tuple(str(sample.groups.get(k, "")) for k in strata)
         if by_unit.setdefault(key, stratum) != stratum:
-            raise ValueError(
+            raise DeclarationError(
                 f"sample {sample.id}: strata {list(strata)} vary within {unit} '{key}' "
                 f"({by_unit[key]} and {stratum})"
             )
         unit_of[sample.id] = key
         for k in cover:
             levels[k].setdefault(key, set()).add(str(sample.groups.get(k, "")))
+    if unseen and unit_of:  # a key no sample has is a misspelt declaration, not a level ''
+        raise DeclarationError(
+            f"suite keys {sorted(unseen)} are not groups of any sample (a misspelt strata, "
+            "cover or unit key in the benchmark's SPEC.suites)"
+        )
     return Population(by_unit, unit_of, levels)
 
 

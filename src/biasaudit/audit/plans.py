@@ -10,7 +10,8 @@ from typing import Any
 from biasaudit.api import build_benchmarks
 from biasaudit.benchmarks.base import Benchmark
 from biasaudit.data import DataStore
-from biasaudit.errors import BiasauditError, PluginError
+from biasaudit.declarations import part_problems
+from biasaudit.errors import BiasauditError
 from biasaudit.options import parse_options
 from biasaudit.plugin import get_spec
 from biasaudit.profile.validity import benchmark_profile
@@ -81,10 +82,9 @@ def plan_suite(
         if options is None:
             plans.append(BenchmarkPlan(name, skip_reason=why))
             continue
-        try:  # a broken profile declaration skips this benchmark only
-            benchmark_profile(name)
-        except PluginError as exc:
-            plans.append(BenchmarkPlan(name, skip_reason=f"cannot load: {exc}"))
+        broken = part_problems(name, get_spec(name))  # a broken part skips this benchmark only
+        if broken:
+            plans.append(BenchmarkPlan(name, skip_reason=f"cannot load: {'; '.join(broken)}"))
             continue
         if user:  # the user's own -O mistake stops the audit (exit 2), never a skip
             parse_options(benchmark_class(name).Options, options, name)
@@ -116,7 +116,6 @@ def join_statement_raters(
     (biasaudit.profile.reliability) has statements to join; the rest fills up only when
     there are too few. Benchmarks run in full (no selection) are left as they are."""
     from biasaudit.profile.reliability import data_statements, norm
-    from biasaudit.profile.validity import benchmark_profile
 
     drawn = {p.name: p.selection for p in plans if p.selection is not None}
     profiles = {name: benchmark_profile(name) for name in drawn}

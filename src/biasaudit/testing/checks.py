@@ -256,6 +256,32 @@ def check_run_score_seed_report(s: Subject) -> None:
     _require((first / "results.json").read_bytes() == before, s, "score changes results.json")
     html = write_report([first], s.scratch / f"{s.name}-report.html").read_text()
     _require("view failed" not in html, s, "a report view failed")
+    _check_profile_effect(s, first)
+
+
+def _check_profile_effect(s: Subject, run_dir: Path) -> None:
+    """The declared profile effect is computable on the run: the profile builds, and when
+    the run has cells of the benchmark's effect, at least one of them read an item."""
+    from biasaudit.profile.build import profile_of_dir
+    from biasaudit.profile.validity import benchmark_profile
+
+    effect = benchmark_profile(s.name).effect
+    if effect is None:
+        return
+    try:
+        profile = profile_of_dir(run_dir)
+    except Exception as exc:  # reported as the failed check it is
+        first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        raise ConformanceError(
+            f"{s.name}: the profile cannot be built on a {s.backend} run ({first})"
+        ) from None
+    cells = [c for c in profile.cells if c.benchmark == s.name]
+    _require(  # no cell at all: the effect is for other options (BEADs: task=stereotype)
+        not cells or any(c.n > 0 for c in cells),
+        s,
+        f"the profile effect ({effect.metric}) read no item of a {s.backend} run "
+        f"({len(cells)} cells, all n = 0): check its score key, group key and where",
+    )
 
 
 def _imports(path: Path) -> list[str]:
@@ -301,28 +327,17 @@ def check_imports(s: Subject) -> None:
 
 
 def check_declarations(s: Subject) -> None:
-    """The declared parts resolve: the profile (a BenchmarkProfile; its effect's axes are
-    known, or it fails to build) and the suites (their strata and cover keys are groups of
-    the samples)."""
-    from biasaudit.errors import PluginError
-    from biasaudit.profile.validity import benchmark_profile
+    """The declared parts resolve (`biasaudit.declarations`): the profile (a
+    BenchmarkProfile whose effect's axes are known, or it fails to build), the analyses, the
+    report view and the sources; and the suites fit the samples (their strata, cover and unit
+    keys are sample groups; each size at least what the strata keep)."""
+    from biasaudit.declarations import part_problems, suite_problems
 
-    try:
-        benchmark_profile(s.name)
-    except PluginError as exc:
-        raise ConformanceError(str(exc)) from None
-    samples = s.bench().load_samples()
-    keys = set().union(*(x.groups for x in samples)) if samples else set()
-    # (an effect's axes are checked when it is built: an unknown axis fails the import above)
-    suites = s.spec.suites
-    if suites is not None and samples:
-        for suite in ("demo", "quick", "standard", "full"):
-            entry = suites.entry(suite)
-            if entry is None:
-                continue
-            strata, cover = suites.keys(suite)
-            unknown = sorted({*strata, *cover} - keys)
-            _require(not unknown, s, f"suite {suite}: keys {unknown} are not sample groups")
+    problems = part_problems(s.name, s.spec)
+    if not problems:
+        groups = [sample.groups for sample in s.bench().load_samples()]
+        problems = suite_problems(s.name, s.spec, groups)
+    _require(not problems, s, "; ".join(problems))
 
 
 #: Every check, in the order they run.
