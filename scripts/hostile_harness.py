@@ -376,6 +376,61 @@ def secrets_and_servers(tmp: Path, data_dir: Path) -> None:
         )
 
 
+_LIMITED = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.RLIM_INFINITY))
+from biasaudit.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def round4(tmp: Path, data_dir: Path, good: Path) -> None:
+    """Issue 33's cases (reliability-3.md), as commands: one benchmark's bad option in an
+    audit, secrets in a URL, merging an incomplete shard set of an audit, and a resume of
+    a complete run that cannot write."""
+    replay = f"replay:{good / 'samples.jsonl'}"
+    audit = ["audit", "-m", replay, "--suite", "demo", "--benchmarks", "stop", "-q",
+             "--data-dir", str(data_dir), "--no-cache"]  # fmt: skip
+    for option in ("stop.max_tokns=5", "stop.max_tokens=-5", "stop.temperature=nan"):
+        out = Path(tempfile.mkdtemp(dir=tmp)) / "audit"
+        case("audit options", f"-O {option}", [*audit, "-o", str(out), "-O", option],
+             check=absent(out / "audit.json"))  # fmt: skip
+    shards = Path(tempfile.mkdtemp(dir=tmp))
+    with FakeOpenAI() as server:  # shards that answer every request; shard 2/3 missing
+        served = [*audit[:2], f"openai:m@{server.base_url}", *audit[3:]]
+        for index in (0, 1):
+            out = str(shards / f"s{index}")
+            rc, err, _ = invoke([*served, "-o", out, "--shard", f"{index}/3"])
+            assert rc == 0, err
+    merged = shards / "merged"
+    argv = ["merge", str(shards / "s0"), str(shards / "s1"), "-o", str(merged)]
+    case("audit shards", "merge of shards 0/3 and 1/3", argv, "incomplete")
+    key = cli_cases.MARKER
+    with key_in_env(key):
+        for name, url in (
+            ("in the path", f"http://127.0.0.1:9/{key}/v1"),
+            ("in ?auth=", f"http://127.0.0.1:9/v1?auth={key}"),
+            ("in ?password=", f"http://127.0.0.1:9/v1?password={key}"),
+        ):
+            out = Path(tempfile.mkdtemp(dir=tmp)) / "run"
+            argv = ["run", "stop", "-m", f"openai:m@{url}", "--limit", "1", "-q", "-o", str(out),
+                    "--data-dir", str(data_dir), "--no-cache"]  # fmt: skip
+            case("secrets in a URL", f"the key {name}", argv, check=absent(out))
+    run = copy(good, Path(tempfile.mkdtemp(dir=tmp)) / "run")
+    check = unchanged(run)
+    argv = ["run", "stop", "-m", replay, "--limit", "3", "-q", "-o", str(run), "--resume",
+            "--no-cache", "--data-dir", str(data_dir)]  # fmt: skip
+    limit = str((run / "samples.jsonl").stat().st_size // 2)  # the write fails half-way
+    done = subprocess.run([sys.executable, "-c", _LIMITED, limit, *argv], capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    verdict = classify(done.returncode, done.stderr, False, "error")
+    problem = check() or ""
+    verdict = "silent" if problem and verdict == "clean" else verdict
+    name = "run --resume of a complete run, a file-size limit of half its samples.jsonl"
+    RESULTS.append(Result("file-size limit", name, verdict, done.returncode,
+                          done.stderr.strip()[-200:], problem))  # fmt: skip
+
+
 def run_cases_body(kind: str) -> Callable[[str], bytes]:
     import test_secrets
 
@@ -454,6 +509,7 @@ def main_harness() -> int:
         live_and_partial(tmp, data_dir, good)
         secrets_and_servers(tmp, data_dir)
         disk_full(tmp, good)
+        round4(tmp, data_dir, good)
     text = table()
     print(text)
     if args.json:

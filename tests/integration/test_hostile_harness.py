@@ -1,5 +1,6 @@
 """The whole hostile-input harness (scripts/hostile_harness.py): every case clean, none a
-traceback or a silent acceptance. Slow: about 260 commands."""
+traceback or a silent acceptance. About 270 commands in about 10 s: part of the default
+suite, so CI runs it."""
 
 from __future__ import annotations
 
@@ -9,12 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "hostile_harness.py"
 
 
-@pytest.mark.slow
 def test_every_hostile_case_is_clean(tmp_path: Path, data_dir: Path) -> None:
     out = tmp_path / "cases.json"
     done = subprocess.run(
@@ -23,6 +21,6 @@ def test_every_hostile_case_is_clean(tmp_path: Path, data_dir: Path) -> None:
     )  # fmt: skip
     cases = json.loads(out.read_text())
     bad = [c for c in cases if c["verdict"] != "clean"]
-    assert len(cases) >= 250
+    assert len(cases) >= 268
     assert bad == [], done.stdout[-3000:]
     assert done.returncode == 0
