@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import traceback
 from pathlib import Path
@@ -83,8 +84,11 @@ def print_options(name: str, as_json: bool = False) -> None:
 
 def cmd_pin(args: argparse.Namespace) -> int:
     from biasaudit.data.pin import as_json_entries, pin
+    from biasaudit.datasets.files import load_json
     from biasaudit.results.io import atomic_write_text
 
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
+        raise DataError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     pins, warnings = pin(
         args.locations,
         prefix=args.prefix,
@@ -100,11 +104,11 @@ def cmd_pin(args: argparse.Namespace) -> int:
         return 0
     out = Path(args.output)
     existing: dict[str, object] = {}
-    if out.is_file():
+    if out.exists():
         try:
-            existing = json.loads(out.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{out}: not valid JSON (line {exc.lineno}); not changed") from None
+            existing = load_json(out)
+        except DataError as exc:
+            raise DataError(f"{exc}; not changed") from None
         if not isinstance(existing, dict):
             raise DataError(f"{out}: not a sources.json (expected an object); not changed")
     merged = {**existing, **entries}

@@ -16,6 +16,7 @@ Either way the sha256 must match. A mismatch is an error, never a silent re-down
 from __future__ import annotations
 
 import hashlib
+import http.client
 import os
 import shutil
 import tempfile
@@ -173,18 +174,25 @@ class DataStore:
                 f"{source.key}: no download URL ({source.upstream}); "
                 f"pass --data-dir pointing at an offline mirror that contains it"
             )
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
-            tmp_path = Path(tmp.name)
-            try:
-                with urllib.request.urlopen(source.url, timeout=self.download_timeout) as resp:
-                    shutil.copyfileobj(resp, tmp)
-            except (urllib.error.URLError, OSError) as exc:
-                tmp_path.unlink(missing_ok=True)
-                raise DataError(
-                    f"{source.key}: download from {source.url} failed ({exc}); "
-                    f"use --data-dir for offline data"
-                ) from None
+        if target.exists() and not target.is_file():
+            raise DataError(f"{target}: not a file where the cached copy belongs; remove it")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            handle = tempfile.NamedTemporaryFile(dir=target.parent, delete=False)  # noqa: SIM115
+        except OSError as exc:
+            raise DataError(
+                f"{target.parent}: cannot write the download cache there ({exc.strerror or exc})"
+            ) from None
+        tmp_path = Path(handle.name)
+        try:
+            with handle, urllib.request.urlopen(source.url, timeout=self.download_timeout) as resp:
+                shutil.copyfileobj(resp, handle)
+        except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
+            tmp_path.unlink(missing_ok=True)  # no partial download left in the cache
+            raise DataError(
+                f"{source.key}: download from {source.url} failed ({exc}); "
+                f"use --data-dir for offline data"
+            ) from None
         actual = sha256_file(tmp_path)
         if actual != source.sha256:
             tmp_path.unlink(missing_ok=True)
@@ -192,4 +200,8 @@ class DataStore:
                 f"{source.key}: downloaded file from {source.url} has sha256 {actual[:12]}…, "
                 f"expected {source.sha256[:12]}…; not saved"
             )
-        tmp_path.replace(target)
+        try:
+            tmp_path.replace(target)
+        except OSError as exc:
+            tmp_path.unlink(missing_ok=True)
+            raise DataError(f"{target}: cannot save the download ({exc.strerror or exc})") from None

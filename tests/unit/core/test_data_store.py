@@ -234,3 +234,77 @@ def test_pin_of_a_truncated_download_pins_nothing() -> None:
     finally:
         server.shutdown()
         server.server_close()
+
+
+# --- issue 33 item 8 (reliability-3 M10): data pin / fetch inputs that were tracebacks -------
+
+
+def test_a_garbage_url_is_one_error_and_leaves_nothing_in_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
+    _point_source_at(monkeypatch, KEY, "::not a url::")
+    with pytest.raises(DataError, match="download from ::not a url:: failed"):
+        DataStore(cache_dir=tmp_path / "cache").path(KEY)
+    assert [p for p in (tmp_path / "cache").rglob("*") if p.is_file()] == []
+
+
+def test_a_cached_copy_that_is_a_directory_is_one_error(
+    tmp_path: Path, file_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
+    _point_source_at(monkeypatch, KEY, f"{file_server}/{KEY}")
+    (tmp_path / "cache" / KEY).mkdir(parents=True)
+    with pytest.raises(DataError, match="not a file where the cached copy belongs"):
+        DataStore(cache_dir=tmp_path / "cache").path(KEY)
+
+
+def test_a_cache_dir_that_is_a_file_is_one_error(
+    tmp_path: Path, file_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
+    _point_source_at(monkeypatch, KEY, f"{file_server}/{KEY}")
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(DataError, match="cannot write the download cache there"):
+        DataStore(cache_dir=tmp_path / "afile").path(KEY)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "words"),
+    [
+        ("bad-utf8.json", b'{"a": "\xff"}', "not UTF-8"),
+        ("deep.json", b"[" * 200_000 + b"]" * 200_000, "nested too deeply"),
+        ("a-directory", None, "is a directory"),
+    ],
+)
+def test_data_pin_into_an_unreadable_sources_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: bytes | None, words: str
+) -> None:
+    from biasaudit.cli import main
+
+    local = tmp_path / "x.csv"
+    local.write_text("a,b\n")
+    target = tmp_path / name
+    if content is None:
+        target.mkdir()
+    else:
+        target.write_bytes(content)
+    argv = ["data", "pin", str(local), "--license", "MIT", "--citation", "c", "-o", str(target)]
+    assert main(argv) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if "warning" not in line]
+    assert len(err) == 1 and words in err[0] and "not changed" in err[0], err
+    if content is not None:
+        assert target.read_bytes() == content
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-1"])
+def test_data_pin_timeout_must_be_a_positive_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    from biasaudit.cli import main
+
+    local = tmp_path / "x.csv"
+    local.write_text("a,b\n")
+    argv = ["data", "pin", str(local), "--license", "MIT", "--citation", "c", "--timeout", value]
+    assert main(argv) == 2
+    assert "--timeout must be a positive number of seconds" in capsys.readouterr().err

@@ -1,0 +1,43 @@
+"""The planted-bias model's training statements and probe pairs (tests/planted_bias.py) are
+written for the tests: no 6-word run of them occurs in the pinned CrowS-Pairs, StereoSet,
+WinoBias or BBQ files, so the calibration audit never measures its own training data."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import planted_bias
+
+FILES = ("downstream/crows_pairs", "downstream/stereoset", "downstream/bbq", "winobias")
+
+
+def _runs(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z']+", text.lower())
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_no_six_word_run_of_the_planted_sentences_is_benchmark_data(data_dir: Path) -> None:
+    ours: set[tuple[str, ...]] = set()
+    for text in planted_bias.statements() + [t for p in planted_bias.probe_pairs() for t in p]:
+        ours |= _runs(text)
+    assert len(ours) > 300
+    seen = 0
+    for folder in FILES:
+        for path in sorted((data_dir / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".json", ".jsonl", ".csv", ".txt", ""):
+                text = path.read_text(encoding="utf-8", errors="replace")
+                seen += 1
+                shared = ours & _runs(text)
+                assert not shared, f"{path}: {sorted(shared)[:3]}"
+    assert seen >= 15
+
+
+def test_training_is_about_gender_only() -> None:
+    gendered = {*planted_bias.WOMEN, *planted_bias.MEN, "she", "he", "her", "his"}
+    for text in planted_bias.statements():
+        assert gendered & set(re.findall(r"[a-z]+", text.lower())), text
+    assert len(planted_bias.statements()) == 2 * 4 * 6 * 2 + 2 * 6 * 5
+    probes = planted_bias.probe_pairs()
+    for stereo, anti in probes:  # one word apart: the pronoun
+        assert stereo != anti and len(set(stereo.split()) ^ set(anti.split())) == 2
