@@ -182,7 +182,12 @@ class Context:
 
         if self.output_dir is None:
             raise RunError("this analysis writes files: pass --output DIR")
-        self.output_dir.mkdir(parents=True, exist_ok=True)
+        if self.output_dir.exists() and not self.output_dir.is_dir():
+            raise RunError(f"{self.output_dir}: not a directory (--output names a folder)")
+        try:
+            self.output_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise RunError(f"{self.output_dir}: cannot create ({exc.strerror or exc})") from None
         return self.output_dir / name
 
 

@@ -179,3 +179,62 @@ def test_cli_trains_and_refuses(
         == 2
     )
     assert "cannot fine-tune 'embedded'" in capsys.readouterr().err
+
+
+# --- issue 33 item 8 (reliability-3 M3): inputs that were tracebacks ---------------------------
+
+
+def _data_file(folder: Path, kind: str) -> Path:
+    good = "".join(json.dumps({"messages": m}) + "\n" for m in EXAMPLES)
+    path = folder / f"{kind}.jsonl"
+    if kind == "not-utf8":
+        path.write_bytes(b'{"messages": "\xff"}\n')
+    elif kind == "utf16":
+        path.write_bytes(good.encode("utf-16"))
+    elif kind == "deep":
+        path.write_text("[" * 200_000 + "]" * 200_000 + "\n")
+    else:
+        path.write_text(good)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("data", "extra", "words"),
+    [
+        ("not-utf8", [], "not-utf8.jsonl: line 1: not UTF-8"),
+        ("utf16", [], "utf16.jsonl: line 1: not UTF-8"),
+        ("deep", [], "deep.jsonl: line 1: JSON nested too deeply"),
+        ("good", ["--lora", "device=cuda:7"], "--lora device=cuda:7: this machine's torch sees"),
+        ("good", ["--lora", "device=nosuch"], "option 'device' for --lora"),
+        ("good", ["--lora", 'target_modules=["nosuch"]'], "--lora target_modules=['nosuch']"),
+        ("good", ["-o", "A_FILE"], "not a directory (--output names a folder)"),
+        ("good", ["-o", "A_FILE/sub"], "cannot create"),
+    ],
+)
+def test_bad_finetune_inputs_are_one_line(
+    tiny_lm: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    data: str,
+    extra: list[str],
+    words: str,
+) -> None:
+    from biasaudit.cli import main
+
+    (tmp_path / "A_FILE").write_text("not a folder")
+    extra = [e.replace("A_FILE", str(tmp_path / "A_FILE")) for e in extra]
+    out = ["-o", str(tmp_path / "out")] if "-o" not in extra else []
+    argv = ["finetune", "--model", f"hf:{tiny_lm}", "--data", str(_data_file(tmp_path, data))]
+    assert main([*argv, *out, *extra, "--lora", "max_steps=1", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and words in err[0] and "Traceback" not in err[0], err
+
+
+def test_a_complete_finetune_without_its_loss_csv_is_reused(tiny_lm: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    settings = LoraSettings(max_steps=2, batch_size=2, save_every=1, seed=7)
+    first = finetune(f"hf:{tiny_lm}", EXAMPLES, out, settings, progress=False)
+    (out / "loss.csv").unlink()  # lost after the fine-tune completed
+    again = finetune(f"hf:{tiny_lm}", EXAMPLES, out, settings, progress=False)
+    assert again.complete and again.losses == pytest.approx(first.losses, abs=1e-6)
+    assert (out / "loss.csv").is_file()  # written back from the last checkpoint

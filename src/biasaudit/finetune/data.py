@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from biasaudit.datasets.files import iter_json_lines, load_json
 from biasaudit.errors import DataError
 
 Messages = list[dict[str, str]]
@@ -55,24 +56,14 @@ def check_messages(messages: Any, where: str) -> Messages:
 
 
 def read_records(path: Path) -> list[tuple[str, Any]]:
-    text = path.read_text(encoding="utf-8")
+    """(where, record) of a JSON list or JSON-lines file; bad bytes, bad JSON or JSON nested
+    too deeply are one DataError naming the file and line (`biasaudit.datasets.files`)."""
     if path.suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        data = load_json(path)
         if not isinstance(data, list):
             raise DataError(f"{path}: a JSON file must hold a list of records")
         return [(f"{path}: record {i + 1}", r) for i, r in enumerate(data)]
-    out = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            out.append((f"{path}: line {number}", json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: line {number}: not valid JSON ({exc.msg})") from None
-    return out
+    return [(f"{path}: line {number}", record) for number, record in iter_json_lines(path)]
 
 
 def read_examples(path: str | Path) -> list[Messages]:

@@ -45,7 +45,11 @@ class LoraSettings(BaseModel):
     quantize: Literal["none", "4bit"] = Field(
         default="none", description="4bit: QLoRA (NF4, double quantisation; CUDA + bitsandbytes)"
     )
-    device: str = Field(default="cpu", description="torch device")
+    device: str = Field(
+        default="cpu",
+        pattern=r"^(cpu|mps|cuda(:\d+)?)$",
+        description="torch device: cpu, mps, cuda or cuda:N",
+    )
 
     def digest(self) -> str:
         """Hash of the settings that change the trained weights (not threads or checkpoints)."""

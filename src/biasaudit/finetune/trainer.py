@@ -97,6 +97,7 @@ def _load(ref: BaseModelRef, settings: LoraSettings) -> tuple[Any, Any]:
     kwargs: dict[str, Any] = {"local_files_only": True}
     if ref.gguf_file:
         kwargs["gguf_file"] = ref.gguf_file
+    _check_device(settings.device)
     weights: dict[str, Any] = {"dtype": torch.float32}
     if settings.quantize == "4bit":
         weights = {"quantization_config": _qlora_config(), "device_map": {"": settings.device}}
@@ -111,6 +112,21 @@ def _load(ref: BaseModelRef, settings: LoraSettings) -> tuple[Any, Any]:
     if settings.quantize == "none":
         model = model.to(settings.device)  # type: ignore[arg-type]
     return model, tokenizer
+
+
+def _check_device(device: str) -> None:
+    """A device this torch has, before any weight is loaded (one line, not torch's error)."""
+    import torch
+
+    if device.startswith("cuda"):
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        index = int(device.partition(":")[2] or 0)
+        if index >= count:
+            raise RunError(
+                f"--lora device={device}: this machine's torch sees {count} CUDA device(s)"
+            )
+    if device == "mps" and not torch.backends.mps.is_available():
+        raise RunError("--lora device=mps: no MPS device here")
 
 
 def _qlora_config() -> Any:
@@ -263,7 +279,12 @@ def finetune(
     settings = settings or LoraSettings.model_validate({})
     ref = trainable_base(base)
     out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise RunError(f"{out}: not a directory (the fine-tune's output folder)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"{out}: cannot create the output folder ({exc.strerror or exc})") from None
     wanted: dict[str, Any] = dict(
         base_model=base,
         base_label=ref.label,
@@ -283,9 +304,30 @@ def finetune(
                 "pass another output folder"
             )
         if previous.status == "complete":
-            losses = [float(r["loss"]) for r in csv.DictReader((out / "loss.csv").open())]
-            return FinetuneResult(previous, out, losses)
+            return FinetuneResult(previous, out, _read_losses(out))
     return _train(ref, examples, out, settings, wanted, progress, stop_after)
+
+
+def _read_losses(out: Path) -> list[float]:
+    """A complete fine-tune's losses: loss.csv, else the newest checkpoint's record of them
+    (written back to loss.csv), else none with a warning: the model is whole either way."""
+    try:
+        with (out / "loss.csv").open(newline="", encoding="utf-8") as handle:
+            return [float(r["loss"]) for r in csv.DictReader(handle)]
+    except (OSError, ValueError, KeyError, TypeError, csv.Error):
+        pass
+    for folder in reversed(_checkpoints(out)):
+        try:
+            import torch
+
+            state = torch.load(folder / "state.pt", weights_only=True)
+            losses = [float(x) for x in state["losses"]]
+        except Exception:  # an unreadable checkpoint: try the one before
+            continue
+        _write_curve(out, losses)
+        return losses
+    warnings.warn(f"{out}: loss.csv is missing or damaged; the loss curve is lost", stacklevel=2)
+    return []
 
 
 def _train(
@@ -320,7 +362,11 @@ def _train(
     )
     with warnings.catch_warnings():  # transformers' deprecation notice inside peft
         warnings.simplefilter("ignore", FutureWarning)
-        model = get_peft_model(model, config)
+        try:
+            model = get_peft_model(model, config)
+        except ValueError as exc:  # e.g. target_modules that name no module of the model
+            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            raise RunError(f"--lora target_modules={settings.target_modules}: {first}") from None
     optimizer = torch.optim.AdamW(
         [p for p in model.parameters() if p.requires_grad],
         lr=settings.learning_rate,

@@ -57,7 +57,7 @@ def test_chat_and_alpaca_records(tmp_path: Path) -> None:
         ('{"messages": [{"role": "bot", "content": "Q"}]}', r"line 2: field 'messages\[0\].role'"),
         ('{"instruction": "", "output": "x"}', "line 2: field 'instruction'"),
         ('{"text": "x"}', "line 2: needs 'messages'"),
-        ("{not json", "line 2: not valid JSON"),
+        ("{not json", "line 2: invalid JSON"),
     ],
 )
 def test_bad_records_name_file_line_and_field(tmp_path: Path, line: str, message: str) -> None:
