@@ -416,6 +416,23 @@ def round4(tmp: Path, data_dir: Path, good: Path) -> None:
             argv = ["run", "stop", "-m", f"openai:m@{url}", "--limit", "1", "-q", "-o", str(out),
                     "--data-dir", str(data_dir), "--no-cache"]  # fmt: skip
             case("secrets in a URL", f"the key {name}", argv, check=absent(out))
+    pinned = Path(tempfile.mkdtemp(dir=tmp))
+    (pinned / "x.csv").write_text("a,b\n")
+    pin = ["data", "pin", str(pinned / "x.csv"), "--license", "MIT", "--citation", "c"]
+    targets = {
+        "not UTF-8": b'{"a": "\xff"}',
+        "JSON nested 200,000 deep": b"[" * 200_000 + b"]" * 200_000,
+        "a directory": None,
+    }
+    for name, content in targets.items():
+        target = Path(tempfile.mkdtemp(dir=pinned)) / "sources.json"
+        if content is None:
+            target.mkdir()
+        else:
+            target.write_bytes(content)
+        case("data pin", f"-o {name}", [*pin, "-o", str(target)], check=unchanged(target.parent))
+    for value in ("inf", "nan", "0", "-1"):
+        case("data pin", f"--timeout {value}", [*pin, "--timeout", value])
     run = copy(good, Path(tempfile.mkdtemp(dir=tmp)) / "run")
     check = unchanged(run)
     argv = ["run", "stop", "-m", replay, "--limit", "3", "-q", "-o", str(run), "--resume",
