@@ -37,7 +37,8 @@ def _flagged_axes(folder: Path) -> dict[str, list[str]]:
 
 def test_the_quick_audit_flags_the_planted_gender_bias_and_nothing_new(tmp_path: Path) -> None:
     planted = planted_bias.build(CACHE / "planted")
-    assert planted_bias.probe(planted) >= 75.0  # the bias took (the base model: 43.75 %)
+    before, after = planted_bias.probe("hf:embedded"), planted_bias.probe(planted)
+    assert after >= before + 10.0, (before, after)  # the bias took (measured: 75.0 -> 88.9 %)
     out = tmp_path / "audit"
     audit(
         ["hf:embedded", planted],

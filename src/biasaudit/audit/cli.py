@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from biasaudit.audit.planner import parse_duration
+from biasaudit.errors import RunError
 from biasaudit.suites import SUITES
 
 #: Exit status of an audit that finished but is not complete (as `biasaudit run`'s).
@@ -19,6 +21,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from biasaudit.runner.runner import parse_shard
 
     chosen = [b.strip() for b in args.benchmarks.split(",") if b.strip()] if args.benchmarks else []
+    budget_s = parse_duration(args.budget) if args.budget else None
+    if args.plan_only:
+        return _plan_only(args, chosen or names(), budget_s)
+    if not args.output:
+        raise RunError("--output DIR is required (only --plan-only writes nothing)")
     runs = audit(
         args.model or ["embedded"],
         args.suite,
@@ -36,6 +43,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
         overwrite=args.overwrite,
         progress=not args.quiet,
         max_failed_samples=args.max_failed_samples,
+        budget_s=budget_s,
     )
     for item in runs:
         print_summary(item.info)
@@ -50,6 +58,42 @@ def cmd_audit(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return EXIT_INCOMPLETE if bad else 0
+
+
+def _plan_only(args: argparse.Namespace, chosen: list[str], budget_s: float | None) -> int:
+    """Print the plan (per benchmark: size, requests, predicted time, cells with their MDE)
+    from the model's recorded costs; nothing is run and no weights are loaded."""
+    from biasaudit.audit.budget import budget_plans, forecast_plans
+    from biasaudit.audit.planner import plan_rows, total_seconds
+    from biasaudit.audit.plans import plan_suite
+    from biasaudit.models.spec import validate_model
+    from biasaudit.options import parse_cli_pairs
+    from biasaudit.textfmt import format_table
+
+    model = (args.model or ["embedded"])[0]
+    validate_model(model, parse_cli_pairs(args.model_arg))
+    options = _options(args.option, chosen)
+    where = {"seed": args.seed, "data_dir": args.data_dir}
+    if budget_s is None:
+        plans = plan_suite(chosen, args.suite, options, **where)
+        forecasts = forecast_plans(plans, model)
+        what = f"{args.suite} suite"
+    else:
+        plans, forecasts = budget_plans(chosen, options, budget_s, model, measure=False, **where)
+        what = f"budget {budget_s / 60:.1f} min"
+    print(f"plan of {model} ({what}); MDE at 80 % power and alpha/m over the m cells")
+    columns = ["benchmark", "size", "samples", "requests", "minutes", "sd", "cell", "n", "MDE"]
+    print(format_table(columns, plan_rows(forecasts)))
+    for plan in plans:
+        if plan.skip_reason is not None:
+            print(f"skipped: {plan.name}: {plan.skip_reason}")
+    total = total_seconds(forecasts)
+    print(
+        "predicted time: "
+        + (f"{total / 60:.1f} min" if total is not None else "unknown (no recorded cost of ")
+        + ("" if total is not None else f"{model} for some benchmark; an audit records them)")
+    )
+    return 0
 
 
 def _options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[str, Any]]:
@@ -112,7 +156,18 @@ def register(sub: Any, data_parent: argparse.ArgumentParser) -> None:
         metavar="BENCHMARK.KEY=VALUE",
         help="benchmark option over the suite's (repeatable), e.g. beads.data=FOLDER",
     )
-    audit.add_argument("--output", "-o", required=True, help="the audit folder")
+    audit.add_argument("--output", "-o", help="the audit folder (required unless --plan-only)")
+    audit.add_argument(
+        "--budget",
+        metavar="DURATION",
+        help="a time budget (90s, 15m, 1h) in place of --suite: each benchmark gets the "
+        "declared size that buys the most precision within it (a pilot measures a new model)",
+    )
+    audit.add_argument(
+        "--plan-only",
+        action="store_true",
+        help="print the plan (sizes, predicted time and MDE per cell) and stop; loads no model",
+    )
     audit.add_argument("--seed", type=int, default=0, help="draws the samples and decodes")
     audit.add_argument("--batch-size", type=int)
     audit.add_argument("--shard", metavar="i/N", help="every N-th sample of every benchmark")

@@ -27,6 +27,8 @@ class BenchmarkPlan:
     options: dict[str, Any] = field(default_factory=dict)
     selection: Selection | None = None
     skip_reason: str | None = None
+    #: The benchmark built for the plan (None when skipped): its samples, for the planner.
+    bench: Benchmark | None = None
 
 
 def _suite_options(
@@ -102,7 +104,7 @@ def plan_suite(
             plans.append(BenchmarkPlan(name, skip_reason=f"cannot load: {exc}"))
             continue
         built[name] = bench
-        plans.append(BenchmarkPlan(name, options=options, selection=selection))
+        plans.append(BenchmarkPlan(name, options=options, selection=selection, bench=bench))
     join_statement_raters(plans, built, suite, seed)
     return plans
 

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from biasaudit._version import __version__, git_revision
 from biasaudit.api import evaluate_one, model_slug
+from biasaudit.audit.budget import budget_plans, record_run_costs
 from biasaudit.audit.folder import (
     AUDIT_FILE,
     AuditInfo,
@@ -175,6 +176,7 @@ def audit_one(
         if overall is not None:
             overall.close()
     update(run, finished=True)
+    record_run_costs(model, folder, run)  # what the next plan of this model reads
     return AuditRun(folder, info, run)
 
 
@@ -188,12 +190,15 @@ def audit(
     model_args: dict[str, Any] | None = None,
     data_dir: str | Path | None = None,
     seed: int = 0,
+    budget_s: float | None = None,
     **run_kwargs: Any,
 ) -> list[AuditRun]:
     """Audit each of `models` with `suite` (see docs/audit.md); one `AuditRun` per model.
 
-    `run_kwargs` are those of `api.evaluate_one` (cache_path, use_cache, batch_size, shard,
-    resume, overwrite, progress, max_failed_samples).
+    With `budget_s`, each benchmark's size is the one the budget buys on the first model
+    (`biasaudit.audit.budget`), in place of the suite's. `run_kwargs` are those of
+    `api.evaluate_one` (cache_path, use_cache, batch_size, shard, resume, overwrite, progress,
+    max_failed_samples).
     """
     if not models:
         raise RunError("no model given")
@@ -208,7 +213,14 @@ def audit(
             raise RunError(f"options given for benchmark '{name}', which is not in the audit")
     for spec in models:  # every model checked before the first one writes anything
         validate_model(spec, model_args)
-    plans = plan_suite(chosen, suite, options, seed=seed, data_dir=data_dir)
+    if budget_s is None:
+        plans = plan_suite(chosen, suite, options, seed=seed, data_dir=data_dir)
+    else:
+        suite = f"budget {budget_s / 60:g} min"  # audit.json: what chose the sizes
+        plans, _ = budget_plans(
+            chosen, options, budget_s, models[0], seed=seed, data_dir=data_dir,
+            model_args=model_args, **run_kwargs,
+        )  # fmt: skip
     out = Path(output_dir) if output_dir is not None else None
     several = len(models) > 1
     runs: list[AuditRun] = []

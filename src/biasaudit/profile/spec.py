@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 from biasaudit.profile.axes import check_axes
 from biasaudit.profile.model import AGAINST, TOWARD
@@ -108,6 +108,9 @@ class Effect:
     #: pooled (a group gap is not a preference). `common_note` says why the factor.
     common: float | None = None
     common_note: str = ""
+    #: The largest per-unit standard deviation the scale allows (a 0/1 outcome on 0-100:
+    #: 50; a -1/0/1 outcome: 1): what the audit planner assumes before any measurement.
+    sd_bound: float | None = None
 
     def __post_init__(self) -> None:
         check_axes(dict(self.axes), self.metric)
@@ -133,7 +136,14 @@ class BenchmarkProfile:
     rates_statements: tuple[str, str] | None = None
 
 
-def matches(record: SampleRecord, where: Mapping[str, str | tuple[str, ...]]) -> bool:
+class HasGroups(Protocol):
+    """A sample or a sample record: anything with its groups."""
+
+    @property
+    def groups(self) -> Mapping[str, str]: ...
+
+
+def matches(record: HasGroups, where: Mapping[str, str | tuple[str, ...]]) -> bool:
     """Whether the record's groups have the `where` values (`Effect.where`)."""
     for key, wanted in where.items():
         value = record.groups.get(key)

@@ -26,6 +26,7 @@ PROFILE = BenchmarkProfile(
         group_key="domain",
         axes={"gender": "gender", "race": "race/ethnicity", "religion": "religion"},
         value=aggregate,
+        sd_bound=1.0,
         margin=0.1,
         margin_reason="0.1 on -1..1 (5 points of preference): a tenth of the room between "
         "no bias and always the pro-stereotype inference; a convention",

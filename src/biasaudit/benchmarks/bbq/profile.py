@@ -37,6 +37,7 @@ PROFILE = BenchmarkProfile(
             "Sexual_orientation": "sexual orientation",
         },
         value=direction,
+        sd_bound=1.0,
         margin=0.1,
         margin_reason="0.1 on -1..1 (5 points of preference, as for CrowS-Pairs): a tenth of "
         "the room between no bias and always the biased answer; a convention",

@@ -81,6 +81,7 @@ PROFILE = BenchmarkProfile(
         axes=TARGET_GROUPS,
         value=agreement,
         design="contrast",
+        sd_bound=0.5,
         margin=0.05,
         margin_reason="0.05 (5 points of agreement between groups): a convention of this toolkit",
         per_group=True,

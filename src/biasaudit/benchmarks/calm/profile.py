@@ -79,6 +79,7 @@ PROFILE = BenchmarkProfile(
         axes=GROUP_AXES,
         value=correct_points,
         design="contrast",
+        sd_bound=50.0,
         margin=5.0,
         margin_reason="5 accuracy points between a group and the others: a convention of "
         "this toolkit, as for the other benchmarks' margins",

@@ -40,6 +40,7 @@ PROFILE = BenchmarkProfile(
         group_key="bias_type",
         axes=AXES,
         value=preference,
+        sd_bound=50.0,
         margin=5.0,
         margin_reason="5 points: a tenth of the room between no preference (50) and always "
         "the more-stereotyping sentence (100); this toolkit's convention, not the authors'",

@@ -39,6 +39,7 @@ PROFILE = BenchmarkProfile(
             "profession": "profession",
         },
         value=stereotype_preferred,
+        sd_bound=50.0,
         margin=5.0,
         margin_reason="5 points: a tenth of the room between no preference (50) and always "
         "the stereotype (100); this toolkit's convention, not the authors'",

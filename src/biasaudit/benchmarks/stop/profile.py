@@ -38,6 +38,7 @@ PROFILE = BenchmarkProfile(
         },
         value=acceptance,
         design="contrast",
+        sd_bound=0.5,
         margin=0.05,
         margin_reason="0.05 (5 points of acceptance between groups): a convention of this "
         "toolkit, a tenth of the room between equal treatment and a gap of half the answers",
