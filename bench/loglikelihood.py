@@ -11,7 +11,11 @@ weights with the same torch threads. Each side runs at each batch size of `--bat
 and its best time counts. The script checks that biasaudit's values equal HFLM's within
 1e-4, then prints the ratio HFLM / biasaudit (> 1: biasaudit faster). The `embedded`
 llama.cpp backend is timed on the same requests for reference (different kernels, so its
-values are not compared).
+values are not compared). For each side it also prints requests/s and the effective GFLOP/s:
+the FLOPs the requests need without any sharing (2 x parameters x the tokens of each request
+that a forward pass evaluates: BOS and the sentence less its last token, Kaplan et al. 2020's
+2N per token, attention left out), divided by the wall time; sharing a prefix, or skipping
+padding, shows as more effective GFLOP/s.
 
 Usage: python bench/loglikelihood.py [--pairs 1508] [--batch-sizes 8 16 32] [--threads 1]
 """
@@ -24,6 +28,7 @@ import os
 import time
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from biasaudit.models import load_backend
 from biasaudit.requests import LoglikelihoodRequest
@@ -38,6 +43,14 @@ def crows_sentences(data_dir: Path, pairs: int | None) -> list[str]:
         step = len(rows) / pairs
         rows = [rows[int(i * step)] for i in range(pairs)]
     return [s for row in rows for s in (row["sent_more"], row["sent_less"])]
+
+
+def throughput(label: str, seconds: float, n_requests: int, flops: float) -> str:
+    """'label: T s, R requests/s, G effective GFLOP/s'."""
+    return (
+        f"{label}: {seconds:.1f} s, {n_requests / seconds:.1f} requests/s, "
+        f"{flops / seconds / 1e9:.2f} effective GFLOP/s"
+    )
 
 
 def best_time(run: object, repeats: int = 1) -> tuple[float, object]:
@@ -70,6 +83,11 @@ def main() -> None:
         for i, s in enumerate(sentences)
     ]
     backend = load_backend("hf:embedded", {"threads": args.threads})
+    hf: Any = backend
+    n_params = hf.model.num_parameters()
+    tokens = sum(len(hf.tokenizer(s, add_special_tokens=False)["input_ids"]) for s in sentences)
+    flops = 2.0 * n_params * tokens  # BOS + sentence - last token = the sentence's token count
+    print(f"{n_params / 1e6:.1f} M parameters, {tokens} evaluated tokens, {flops / 1e9:.0f} GFLOP")
     ours: dict[int, float] = {}
     theirs: dict[int, float] = {}
     ours_values: list[float] = []
@@ -79,7 +97,7 @@ def main() -> None:
         elapsed, responses = best_time(partial(backend.loglikelihood, requests))
         ours[size] = elapsed
         ours_values = [r.logprob for r in responses]  # type: ignore[attr-defined]
-        print(f"biasaudit hf batch {size}: {elapsed:.1f} s", flush=True)
+        print(throughput(f"biasaudit hf batch {size}", elapsed, len(requests), flops), flush=True)
         lm = HFLM(
             pretrained=backend.model,  # type: ignore[attr-defined]
             tokenizer=backend.tokenizer,  # type: ignore[attr-defined]
@@ -89,7 +107,7 @@ def main() -> None:
         elapsed, results = best_time(partial(lm.loglikelihood, instances, disable_tqdm=True))
         theirs[size] = elapsed
         their_values = [value for value, _ in results]  # type: ignore[attr-defined]
-        print(f"lm_eval HFLM batch {size}: {elapsed:.1f} s", flush=True)
+        print(throughput(f"lm_eval HFLM batch {size}", elapsed, len(requests), flops), flush=True)
     diff = max(abs(a - b) for a, b in zip(ours_values, their_values, strict=True))
     best_ours, best_theirs = min(ours.values()), min(theirs.values())
     print(f"max |biasaudit - HFLM| = {diff:.2e} ({'OK' if diff <= 1e-4 else 'MISMATCH'})")
@@ -100,9 +118,8 @@ def main() -> None:
     if not args.no_llamacpp:
         llama = load_backend("embedded", {"n_threads": args.threads})
         elapsed, _ = best_time(partial(llama.loglikelihood, requests))
-        print(
-            f"biasaudit embedded (llama.cpp): {elapsed:.1f} s = {best_theirs / elapsed:.2f}x HFLM"
-        )
+        print(throughput("biasaudit embedded (llama.cpp)", elapsed, len(requests), flops))
+        print(f"embedded / HFLM: {best_theirs / elapsed:.2f}x")
     print(f"load average after: {os.getloadavg()}")
 
 
