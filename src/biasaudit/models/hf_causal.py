@@ -45,7 +45,10 @@ class CausalLM(HFModel):
                 responses[i] = _error(kind, problem)
             else:
                 ready.append(i)
-        ready.sort(key=lambda i: -(len(pairs[i][0]) + len(pairs[i][1])))
+        if self.args.share_prefix:  # sharers adjacent, so that one batch holds them
+            ready.sort(key=lambda i: pairs[i][0] + pairs[i][1])
+        else:
+            ready.sort(key=lambda i: -(len(pairs[i][0]) + len(pairs[i][1])))
         for chunk in _batches(ready, self.args.batch_size):
             for i, response in zip(
                 chunk, self._score_causal([pairs[i] for i in chunk]), strict=True
@@ -55,6 +58,9 @@ class CausalLM(HFModel):
 
     def _score_causal(self, pairs: list[tuple[list[int], list[int]]]) -> list[Response]:
         from biasaudit.models._torch_utils import target_logprobs
+        from biasaudit.models.hf_prefix import shared_prefix_logprobs
+
+        scorer = shared_prefix_logprobs if self.args.share_prefix else target_logprobs
 
         positions = [
             (row, len(context) - 1 + i, token)
@@ -62,7 +68,7 @@ class CausalLM(HFModel):
             for i, token in enumerate(continuation)
         ]
         sequences = [(context + continuation)[:-1] for context, continuation in pairs]
-        picked, greedy = target_logprobs(self.model, sequences, self.pad_id, self.device, positions)
+        picked, greedy = scorer(self.model, sequences, self.pad_id, self.device, positions)
         responses, start = [], 0
         for _, continuation in pairs:
             end = start + len(continuation)

@@ -49,6 +49,9 @@ class HFArgs(BaseModel):
     batch_size: int = Field(8, ge=1)
     #: masked copies per forward pass for pseudo-log-likelihood
     mask_batch_size: int = Field(128, ge=1)
+    #: log-likelihood requests sharing leading tokens (an item's options, a pair's two
+    #: sentences) evaluate them once through the KV cache (`biasaudit.models.hf_prefix`)
+    share_prefix: bool = True
     gguf_file: str | None = None
     revision: str | None = None
     trust_remote_code: bool = False

@@ -1,0 +1,132 @@
+"""Log-likelihoods with shared prefixes evaluated once (the `hf` backend's causal scorer).
+
+The options of one item (BBQ's answers after one context, StereoSet's sentences before the
+blank is filled) and the two sentences of a CrowS-Pairs pair begin with the same tokens. A
+plain batch evaluates those tokens once per request. Here the requests of a batch are sorted
+by their tokens and adjacent ones sharing at least `MIN_SHARED` leading tokens form a group:
+
+1. **prefix pass**: every group's shared prefix, right-padded into one batch, with the KV
+   cache kept; logits are projected only at the positions some member scores;
+2. **suffix pass**: every member's remaining tokens, right-padded into one batch, each row
+   attending to its group's cached prefix (the cache rows gathered per member, the prefix
+   padding masked out, positions continuing from the member's own prefix length).
+
+A request alone in its group is evaluated whole in the prefix pass. The values equal the plain
+batch's up to float summation order (tests/conformance/test_hf_prefix.py: 1e-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+#: leading tokens two requests must share to be evaluated together
+MIN_SHARED = 4
+
+
+def _lcp(a: Sequence[int], b: Sequence[int]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _cache_argument(model: Any) -> str:
+    """The forward argument that takes a KV cache: `cache` (transformers 5.x), else the
+    older `past_key_values`."""
+    import inspect
+
+    return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
+
+
+def prefix_groups(sequences: Sequence[Sequence[int]]) -> list[tuple[int, list[int]]]:
+    """(shared prefix length, member indices) for sequences sorted by their tokens; a group's
+    prefix never exceeds its shortest member (which then has no suffix)."""
+    order = sorted(range(len(sequences)), key=lambda i: list(sequences[i]))
+    groups: list[tuple[int, list[int]]] = []
+    for i in order:
+        if groups:
+            shared, members = groups[-1]
+            first = sequences[members[0]]
+            common = min(shared, _lcp(first, sequences[i]), len(sequences[i]))
+            if common >= MIN_SHARED:
+                groups[-1] = (common, [*members, i])
+                continue
+        groups.append((len(sequences[i]), [i]))
+    return groups
+
+
+def shared_prefix_logprobs(
+    model: Any,
+    sequences: Sequence[Sequence[int]],
+    pad_id: int,
+    device: Any,
+    positions: Sequence[tuple[int, int, int]],
+) -> tuple[list[float], list[bool]]:
+    """`target_logprobs` (same arguments, same results) with shared prefixes evaluated once."""
+    import torch
+
+    from biasaudit.models._torch_utils import logits_at, pad_batch
+
+    groups = prefix_groups(sequences)
+    group_of = {i: g for g, (_, members) in enumerate(groups) for i in members}
+    prefix_len = {i: groups[g][0] for i, g in group_of.items()}
+    in_prefix = [k for k, (row, col, _) in enumerate(positions) if col < prefix_len[row]]
+    in_suffix = [k for k, (row, col, _) in enumerate(positions) if col >= prefix_len[row]]
+    picked: list[float] = [0.0] * len(positions)
+    greedy: list[bool] = [False] * len(positions)
+
+    def score(logits: torch.Tensor, chosen: list[int]) -> None:
+        targets = torch.tensor([positions[k][2] for k in chosen], device=logits.device)
+        log_probs = torch.log_softmax(logits, dim=-1)
+        values = log_probs.gather(1, targets.unsqueeze(1)).squeeze(1).tolist()
+        best = (logits.argmax(dim=-1) == targets).tolist()
+        for k, value, top in zip(chosen, values, best, strict=True):
+            picked[k], greedy[k] = value, top
+
+    prefixes = [list(sequences[members[0]][:length]) for length, members in groups]
+    ids, mask = pad_batch(prefixes, pad_id, device)
+    suffix_rows = [i for i in range(len(sequences)) if len(sequences[i]) > prefix_len[i]]
+    with torch.inference_mode():
+        cache = None
+        if suffix_rows:
+            out = model(input_ids=ids, attention_mask=mask, use_cache=True)
+            cache = getattr(out, "cache", None) or out.past_key_values
+            if in_prefix:
+                rows = torch.tensor([group_of[positions[k][0]] for k in in_prefix], device=device)
+                cols = torch.tensor([positions[k][1] for k in in_prefix], device=device)
+                score(out.logits[rows, cols].float(), in_prefix)
+        elif in_prefix:
+            rows = torch.tensor([group_of[positions[k][0]] for k in in_prefix], device=device)
+            cols = torch.tensor([positions[k][1] for k in in_prefix], device=device)
+            score(
+                logits_at(model, {"input_ids": ids, "attention_mask": mask}, rows, cols), in_prefix
+            )
+        if not suffix_rows:
+            return picked, greedy
+        assert cache is not None
+        index = torch.tensor([group_of[i] for i in suffix_rows], device=device)
+        cache.batch_select_indices(index)
+        suffixes = [list(sequences[i][prefix_len[i] :]) for i in suffix_rows]
+        suffix_ids, suffix_mask = pad_batch(suffixes, pad_id, device)
+        width = ids.shape[1]
+        starts = torch.tensor([prefix_len[i] for i in suffix_rows], device=device)
+        position_ids = starts.unsqueeze(1) + torch.arange(suffix_ids.shape[1], device=device)
+        out = model(
+            input_ids=suffix_ids,
+            attention_mask=torch.cat([mask[index], suffix_mask], dim=1),
+            position_ids=position_ids,
+            cache_position=torch.arange(width, width + suffix_ids.shape[1], device=device),
+            use_cache=True,
+            **{_cache_argument(model): cache},
+        )
+        row_of = {i: r for r, i in enumerate(suffix_rows)}
+        rows = torch.tensor([row_of[positions[k][0]] for k in in_suffix], device=device)
+        cols = torch.tensor(
+            [positions[k][1] - prefix_len[positions[k][0]] for k in in_suffix], device=device
+        )
+        if in_suffix:
+            score(out.logits[rows, cols].float(), in_suffix)
+    return picked, greedy
