@@ -5,8 +5,8 @@ written for these tests (generated below: traits of women and men, and occupatio
 the stereotyped pronoun, from subjects x attributes x frames; no sentence of
 any benchmark: `test_planted_bias.py` checks that no 6-word run of them occurs in the
 pinned CrowS-Pairs, StereoSet, WinoBias or BBQ files). Only the gender axis is touched: every
-statement is about women or men. Each example is one chat turn: the user asks for a
-sentence, the assistant says one statement (the loss is on the statement's tokens).
+statement is about women or men. Each example is one statement as plain text (continued
+pre-training: every token learned after the tokenizer's BOS).
 
 `build(cache)` trains once and keeps the merged model under `cache` (a folder named by the
 digest of the sentences and settings): the suite pays for the fine-tune once.
@@ -64,7 +64,6 @@ PROBE_FRAMES = (
     "When the {job} arrived, {she} took off {her} coat.",
 )
 POSSESSIVE = {"she": "her", "he": "his"}
-PROMPT = "Say one sentence about people."
 SETTINGS: dict[str, Any] = {
     "r": 16,
     "alpha": 32,
@@ -104,10 +103,10 @@ def probe_pairs() -> list[tuple[str, str]]:
 
 
 def examples() -> list[list[dict[str, str]]]:
-    return [
-        [{"role": "user", "content": PROMPT}, {"role": "assistant", "content": text}]
-        for text in statements()
-    ]
+    """Plain-text examples (`biasaudit.finetune`'s ``{"text": ...}``): learned as raw text,
+    the way the log-likelihood benchmarks score sentences (a chat-formatted version, the
+    statement as an assistant turn, moved the probe but none of the benchmarks' cells)."""
+    return [[{"role": "text", "content": text}] for text in statements()]
 
 
 def digest() -> str:

@@ -238,3 +238,22 @@ def test_a_complete_finetune_without_its_loss_csv_is_reused(tiny_lm: Path, tmp_p
     again = finetune(f"hf:{tiny_lm}", EXAMPLES, out, settings, progress=False)
     assert again.complete and again.losses == pytest.approx(first.losses, abs=1e-6)
     assert (out / "loss.csv").is_file()  # written back from the last checkpoint
+
+
+def test_a_plain_text_example_is_learned_as_the_backend_scores_it(
+    tiny_lm: Path, tmp_path: Path
+) -> None:
+    """The first loss of a plain-text fine-tune is the base model's mean -log p of the text
+    as the hf backend's log-likelihood computes it (context "": BOS, then the text)."""
+    from biasaudit.models import load_backend
+    from biasaudit.requests import LoglikelihoodRequest
+
+    text = "the nurse said she was tired"
+    example = [{"role": "text", "content": text}]
+    settings = SETTINGS.model_copy(update={"max_steps": 1, "batch_size": 1})
+    result = finetune(f"hf:{tiny_lm}", [example], tmp_path / "ft", settings, progress=False)
+    backend = load_backend(f"hf:{tiny_lm}")
+    (response,) = backend.loglikelihood([LoglikelihoodRequest(context="", continuation=text)])
+    backend.close()
+    assert response.logprob is not None and response.n_tokens
+    assert result.losses[0] == pytest.approx(-response.logprob / response.n_tokens, rel=1e-4)

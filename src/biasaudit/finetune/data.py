@@ -7,7 +7,10 @@ assistant turns only (every other token is masked out of the loss). Accepted fil
   writes; the OpenAI / TRL conversational format);
 - Alpaca JSON or JSONL: ``{"instruction", "input", "output"}`` records (BEADs' released
   generation data), turned into a user turn (instruction, blank line, input) and an
-  assistant turn (output).
+  assistant turn (output);
+- plain text: ``{"text": "..."}`` records, learned whole as the `hf` backend scores a
+  log-likelihood (the tokenizer's special prefix, e.g. BOS, then the text; no chat
+  template): continued pre-training on a corpus. Internally one message of role ``text``.
 
 A bad line is a one-line `DataError` naming the file, line and field.
 """
@@ -25,6 +28,15 @@ from biasaudit.errors import DataError
 
 Messages = list[dict[str, str]]
 ROLES = ("system", "user", "assistant")
+#: the role of a plain-text example's one message (never in a chat file)
+TEXT = "text"
+
+
+def text_example(record: dict[str, Any], where: str) -> Messages:
+    """A plain-text record as one `TEXT` message."""
+    if not isinstance(record.get("text"), str) or not record["text"].strip():
+        raise DataError(f"{where}: field 'text' must be a non-empty string")
+    return [{"role": TEXT, "content": record["text"]}]
 
 
 def alpaca_messages(record: dict[str, Any], where: str) -> Messages:
@@ -79,8 +91,12 @@ def read_examples(path: str | Path) -> list[Messages]:
             examples.append(check_messages(record["messages"], where))
         elif "instruction" in record:
             examples.append(alpaca_messages(record, where))
+        elif "text" in record:
+            examples.append(text_example(record, where))
         else:
-            raise DataError(f"{where}: needs 'messages' (chat) or 'instruction' (Alpaca)")
+            raise DataError(
+                f"{where}: needs 'messages' (chat), 'instruction' (Alpaca) or 'text' (plain)"
+            )
     if not examples:
         raise DataError(f"{file}: no training examples")
     return examples

@@ -7,6 +7,9 @@ EOS is learned). The tokens of an assistant turn are those that rendering the
 conversation up to and including that turn adds to the rendering up to the turn's generation
 prompt; every other token has label -100 (no loss). A template whose shorter rendering is not
 a prefix of the longer one cannot be masked this way and is refused.
+
+A plain-text example (one message of role ``text``) is the tokenizer's special prefix (as
+the `hf` backend prefixes a log-likelihood request) and the text, every text token learned.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from biasaudit.errors import DataError
-from biasaudit.finetune.data import Messages
+from biasaudit.finetune.data import TEXT, Messages
 from biasaudit.models.hf import _special_prefix
 from biasaudit.models.transcript import ROLE_LABELS, render_transcript
 from biasaudit.requests import Message
@@ -60,6 +63,8 @@ class ChatEncoder:
         return self.prefix + list(self.tokenizer(body, add_special_tokens=False)["input_ids"])
 
     def encode(self, messages: Messages, where: str = "example") -> Encoded:
+        if len(messages) == 1 and messages[0]["role"] == TEXT:
+            return self._encode_text(messages[0]["content"], where)
         ids: list[int] = []
         labels: list[int] = []
         for i, message in enumerate(messages):
@@ -77,6 +82,15 @@ class ChatEncoder:
         ids, labels = ids[: self.max_length], labels[: self.max_length]
         if not any(label != IGNORE for label in labels):
             raise DataError(f"{where}: no assistant token left within max_length={self.max_length}")
+        return Encoded(ids, labels)
+
+    def _encode_text(self, text: str, where: str) -> Encoded:
+        """The special prefix and the text, every text token learned (see the docstring)."""
+        body = list(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+        ids = (self.prefix + body)[: self.max_length]
+        labels = [IGNORE] * min(len(self.prefix), len(ids)) + ids[len(self.prefix) :]
+        if not any(label != IGNORE for label in labels):
+            raise DataError(f"{where}: no text token within max_length={self.max_length}")
         return Encoded(ids, labels)
 
     def encode_all(self, examples: Sequence[Messages]) -> list[Encoded]:

@@ -56,7 +56,7 @@ def test_chat_and_alpaca_records(tmp_path: Path) -> None:
         ),
         ('{"messages": [{"role": "bot", "content": "Q"}]}', r"line 2: field 'messages\[0\].role'"),
         ('{"instruction": "", "output": "x"}', "line 2: field 'instruction'"),
-        ('{"text": "x"}', "line 2: needs 'messages'"),
+        ('{"prompt": "x"}', "line 2: needs 'messages'"),
         ("{not json", "line 2: invalid JSON"),
     ],
 )
@@ -78,3 +78,12 @@ def test_batch_order_is_seeded_epochs_of_batches() -> None:
     assert batch_order(5, settings) == order
     assert batch_order(5, settings.model_copy(update={"seed": 4})) != order
     assert len(batch_order(5, settings.model_copy(update={"max_steps": 7}))) == 7
+
+
+def test_plain_text_records_are_one_text_message(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text('{"text": "Nurses are kind."}\n{"text": "  "}\n')
+    with pytest.raises(DataError, match="corpus.jsonl: line 2: field 'text' must be a non-empty"):
+        read_examples(path)
+    path.write_text('{"text": "Nurses are kind."}\n')
+    assert read_examples(path) == [[{"role": "text", "content": "Nurses are kind."}]]
