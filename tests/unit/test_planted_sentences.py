@@ -35,9 +35,16 @@ def test_no_six_word_run_of_the_planted_sentences_is_benchmark_data(data_dir: Pa
 
 def test_training_is_about_gender_only() -> None:
     gendered = {*planted_bias.WOMEN, *planted_bias.MEN, "she", "he", "her", "his"}
+    gendered |= {"woman", "man", "sister", "brother", "wife", "husband", "girl", "boy"}
+    gendered |= {"mother", "father"}
     for text in planted_bias.statements():
         assert gendered & set(re.findall(r"[a-z]+", text.lower())), text
-    assert len(planted_bias.statements()) == 2 * 4 * 6 * 2 + 2 * 6 * 5
+    assert len(planted_bias.statements()) == 2 * 4 * 6 * 2 + 2 * 6 * 5 + 2 * 6 * 12 * 2
     probes = planted_bias.probe_pairs()
-    for stereo, anti in probes:  # one word apart: the pronoun
-        assert stereo != anti and len(set(stereo.split()) ^ set(anti.split())) == 2
+    for stereo, anti in probes:  # apart only in the pronouns
+        assert stereo != anti and set(stereo.split()) ^ set(anti.split()) <= {
+            "she",
+            "he",
+            "her",
+            "his",
+        }
