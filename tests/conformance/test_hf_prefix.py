@@ -38,7 +38,7 @@ REQUESTS = [
 
 @pytest.mark.parametrize("batch_size", [1, 3, 16])
 def test_shared_prefixes_give_the_plain_values(tiny_causal_lm: Path, batch_size: int) -> None:
-    shared = load_backend(f"hf:{tiny_causal_lm}", {"batch_size": batch_size})
+    shared = load_backend(f"hf:{tiny_causal_lm}", {"batch_size": batch_size, "share_prefix": True})
     plain = load_backend(f"hf:{tiny_causal_lm}", {"batch_size": batch_size, "share_prefix": False})
     for one, two in zip(shared.loglikelihood(REQUESTS), plain.loglikelihood(REQUESTS), strict=True):
         assert one.logprob == pytest.approx(two.logprob, abs=1e-4)

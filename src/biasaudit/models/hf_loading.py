@@ -50,8 +50,10 @@ class HFArgs(BaseModel):
     #: masked copies per forward pass for pseudo-log-likelihood
     mask_batch_size: int = Field(128, ge=1)
     #: log-likelihood requests sharing leading tokens (an item's options, a pair's two
-    #: sentences) evaluate them once through the KV cache (`biasaudit.models.hf_prefix`)
-    share_prefix: bool = True
+    #: sentences) evaluate them once through the KV cache (`biasaudit.models.hf_prefix`).
+    #: Off by default: on CPU it measured 0.62x (CrowS-Pairs) to 1.07x (BBQ) the plain batch
+    #: (bench/RESULTS.md); worth trying where contexts are long and shared
+    share_prefix: bool = False
     gguf_file: str | None = None
     revision: str | None = None
     trust_remote_code: bool = False
