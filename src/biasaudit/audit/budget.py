@@ -98,19 +98,22 @@ def budget_plans(
     if missing and measure:
         cache = {k: v for k, v in run_kwargs.items() if k in ("cache_path", "use_cache")}
         costs.update(pilot(missing, model, model_args, seed=seed, data_dir=data_dir, **cache))
-    unknown = sorted(p.name for p in runnable if p.name not in costs)
-    if unknown:
-        from biasaudit.errors import RunError
-
-        raise RunError(
-            f"--budget: no measured cost of {model} on {', '.join(unknown)} (the pilot could "
-            "not measure it, or --plan-only: run the audit once, or drop --plan-only)"
-        )
+    why = "the pilot could not measure it" if measure else "--plan-only loads no model"
+    unmeasured = {
+        p.name: f"no measured cost of {model} on it ({why}); outside the budget"
+        for p in runnable
+        if p.name not in costs
+    }
     ladders: dict[str, list[BenchmarkForecast]] = {}
     plan_of: dict[int, BenchmarkPlan] = {}
     skipped: dict[str, BenchmarkPlan] = {}
     for suite in SUITES:
         for plan in rungs[suite]:
+            if plan.name in unmeasured:
+                skipped.setdefault(
+                    plan.name, BenchmarkPlan(plan.name, skip_reason=unmeasured[plan.name])
+                )
+                continue
             item = forecast_plan(plan, costs)
             if item is None:
                 skipped.setdefault(plan.name, plan)

@@ -122,11 +122,17 @@ def cost_of(result: Any, unit_sd: float | None) -> Cost | None:
     return Cost(result.wall_time_s / sent, (sent + cached) / n, unit_sd)
 
 
+#: values an sd must be measured on before the planner trusts it over the scale's bound
+MIN_SD_UNITS = 30
+
+
 def unit_sd(records: Sequence[Any], effect: Effect) -> float | None:
-    """The per-unit standard deviation of `effect`'s values on a run's records."""
+    """The per-unit standard deviation of `effect`'s values on a run's records (None below
+    `MIN_SD_UNITS` values: a demo's 6 BBNLI pairs can all agree, an sd of 0 that would
+    promise any precision)."""
     values = [effect.value(r) for r in records if matches(r, effect.where)]
     present = [v for v in values if v is not None]
-    return statistics.stdev(present) if len(present) >= 2 else None
+    return statistics.stdev(present) if len(present) >= MIN_SD_UNITS else None
 
 
 # --- the plan ---------------------------------------------------------------------------------
@@ -205,7 +211,7 @@ def forecast(
     seconds = requests * cost.seconds_per_request if cost and requests is not None else None
     sd, source = None, "no profile effect"
     if effect is not None:
-        if cost is not None and cost.unit_sd is not None:
+        if cost is not None and cost.unit_sd:  # an sd of 0 promises any precision: not used
             sd, source = cost.unit_sd, "measured"
         else:
             sd, source = effect.sd_bound, "scale bound" if effect.sd_bound else "unknown"

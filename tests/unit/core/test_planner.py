@@ -5,6 +5,7 @@ weights; `--budget` too small is one line, exit 2; an audit records the costs it
 from __future__ import annotations
 
 import json
+import statistics
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,3 +155,22 @@ def test_a_budget_measures_a_new_model_with_a_pilot_then_runs_what_it_buys(
     assert rows["crows_pairs"].n_samples == 1508
     assert all(b.status == "complete" for b in info.benchmarks)
     assert info.suite == "budget 30 min"
+
+
+def test_an_sd_measured_on_few_units_is_not_trusted() -> None:
+    from types import SimpleNamespace
+
+    from biasaudit.audit.planner import MIN_SD_UNITS, unit_sd
+    from biasaudit.profile.spec import Effect
+
+    effect = Effect(
+        metric="m", scale="s", unbiased=0.0, direction="d", group_key="g", axes={"x": "gender"},
+        value=lambda r: r.scores["v"],
+    )  # fmt: skip
+
+    def records(values: list[float]) -> list[SimpleNamespace]:
+        return [SimpleNamespace(groups={"g": "x"}, scores={"v": v}) for v in values]
+
+    assert unit_sd(records([0.0] * 6), effect) is None  # 6 agreeing units: no sd of 0
+    many = [float(i % 2) for i in range(MIN_SD_UNITS)]
+    assert unit_sd(records(many), effect) == pytest.approx(statistics.stdev(many))
