@@ -44,6 +44,37 @@ class ControlledChange:
     difference: float | None
     difference_ci: tuple[float | None, float | None]
 
+    def cells(self) -> list[float | None]:
+        """A table row's values, in the order of `COLUMNS`."""
+        return [
+            self.before,
+            self.treated,
+            self.control,
+            self.treatment,
+            *self.treatment_ci,
+            self.control_effect,
+            *self.control_ci,
+            self.difference,
+            *self.difference_ci,
+        ]
+
+
+#: the columns of `ControlledChange.cells` (a table puts its own keys before them)
+COLUMNS = (
+    "base",
+    "treated",
+    "control",
+    "treatment",
+    "treatment_ci_low",
+    "treatment_ci_high",
+    "control_effect",
+    "control_ci_low",
+    "control_ci_high",
+    "difference",
+    "difference_ci_low",
+    "difference_ci_high",
+)
+
 
 def controlled_change(
     metric: str,

@@ -26,17 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from biasaudit.models.llamacpp_slots import common_prefix
+
 #: leading tokens two requests must share to be evaluated together
 MIN_SHARED = 4
-
-
-def _lcp(a: Sequence[int], b: Sequence[int]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def _cache_argument(model: Any) -> str:
@@ -67,7 +60,7 @@ def prefix_groups(sequences: Sequence[Sequence[int]]) -> list[tuple[int, list[in
         if groups:
             shared, members = groups[-1]
             first = sequences[members[0]]
-            common = min(shared, _lcp(first, sequences[i]), len(sequences[i]))
+            common = min(shared, common_prefix(list(first), list(sequences[i])), len(sequences[i]))
             if common >= MIN_SHARED:
                 groups[-1] = (common, [*members, i])
                 continue

@@ -40,7 +40,7 @@ from biasaudit.benchmarks.beads.judging import JUDGE_QUESTIONS
 from biasaudit.errors import DataError
 from biasaudit.finetune.controls import rewrite_format_control
 from biasaudit.finetune.data import read_records
-from biasaudit.metrics.controlled import controlled_change, controlled_verdict
+from biasaudit.metrics.controlled import COLUMNS, controlled_change, controlled_verdict
 from biasaudit.results.schema import Table
 
 SPLIT = "5-Language-Generation/bias_debias"
@@ -273,22 +273,7 @@ def controlled_table(
             measure, *runs, value=mean_present(scale), seed=seed, n_resamples=args.n_resamples
         )
         present = [sum(v is not None for v in run) for run in runs]
-        rows.append(
-            [
-                measure,
-                what,
-                *present,
-                change.before,
-                change.treated,
-                change.control,
-                change.treatment,
-                *change.treatment_ci,
-                change.control_effect,
-                *change.control_ci,
-                change.difference,
-                *change.difference_ci,
-            ]
-        )
+        rows.append([measure, what, *present, *change.cells()])
         digits = 1 if unit else 3
         verdicts.append(
             controlled_verdict(
@@ -302,25 +287,7 @@ def controlled_table(
         "and control effects against the base model and treatment − control, with paired "
         f"bootstrap 95% CIs ({args.n_resamples} resamples of held-out pairs, all three runs "
         f"recomputed on each resample, seed {seed}); n_*: pairs with a value in that run",
-        columns=[
-            "measure",
-            "what",
-            "n_base",
-            "n_treated",
-            "n_control",
-            "base",
-            "treated",
-            "control",
-            "treatment",
-            "treatment_ci_low",
-            "treatment_ci_high",
-            "control_effect",
-            "control_ci_low",
-            "control_ci_high",
-            "difference",
-            "difference_ci_low",
-            "difference_ci_high",
-        ],
+        columns=["measure", "what", "n_base", "n_treated", "n_control", *COLUMNS],
         rows=rows,
     )
     return table, verdicts

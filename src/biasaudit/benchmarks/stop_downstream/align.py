@@ -38,7 +38,7 @@ from biasaudit.benchmarks.stop_downstream.paired import (
     paired_outcomes,
 )
 from biasaudit.finetune.controls import yes_no_format_control
-from biasaudit.metrics.controlled import controlled_verdict
+from biasaudit.metrics.controlled import COLUMNS, controlled_verdict
 from biasaudit.plugin import analysis
 from biasaudit.results.schema import SampleRecord, Table
 
@@ -309,22 +309,7 @@ def controlled_tables(
                 seed=ctx.seed,
                 n_resamples=args.n_resamples,
             )
-            rows.append(
-                [
-                    task,
-                    metric,
-                    change.n_items,
-                    change.before,
-                    change.treated,
-                    change.control,
-                    change.treatment,
-                    *change.treatment_ci,
-                    change.control_effect,
-                    *change.control_ci,
-                    change.difference,
-                    *change.difference_ci,
-                ]
-            )
+            rows.append([task, metric, change.n_items, *change.cells()])
             verdicts.append(controlled_verdict(change, f"{task} {metric.replace('_', ' ')}"))
     table = Table(
         description="stop_downstream on the same items with the base model, the model tuned on "
@@ -334,23 +319,7 @@ def controlled_tables(
         f"control, in points with paired bootstrap 95% CIs ({args.n_resamples} resamples of "
         f"items, all three runs recomputed on each resample, seed {ctx.seed}); performance is % "
         "correct among each run's answered items",
-        columns=[
-            "task",
-            "metric",
-            "n_items",
-            "base",
-            "treated",
-            "control",
-            "treatment_points",
-            "treatment_ci_low",
-            "treatment_ci_high",
-            "control_points",
-            "control_ci_low",
-            "control_ci_high",
-            "difference_points",
-            "difference_ci_low",
-            "difference_ci_high",
-        ],
+        columns=["task", "metric", "n_items", *COLUMNS],
         rows=rows,
     )
     return {"treatment_vs_control": table}, verdicts
