@@ -25,7 +25,7 @@ from biasaudit.cli_commands import (
     cmd_score,
     cmd_validate,
 )
-from biasaudit.errors import BiasauditError
+from biasaudit.errors import BiasauditError, OneLineWarning
 
 
 def _parse_options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[str, Any]]:
@@ -112,12 +112,12 @@ def _report_not_measurable(runs: list[Any], args: argparse.Namespace) -> int:
     return EXIT_NOT_MEASURABLE if found and getattr(args, "strict", False) else 0
 
 
-class SubsetWarning(UserWarning):
+class SubsetWarning(OneLineWarning):
     """A subset that leaves out whole groups (``--limit``): printed as one line."""
 
 
 def _format_warning(message: Any, category: Any, *args: Any, **kwargs: Any) -> str:
-    if isinstance(category, type) and issubclass(category, SubsetWarning):
+    if isinstance(category, type) and issubclass(category, OneLineWarning):
         return f"biasaudit: warning: {message}\n"
     return _default_format(message, category, *args, **kwargs)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import traceback
 from pathlib import Path
@@ -84,11 +85,13 @@ def print_options(name: str, as_json: bool = False) -> None:
 
 def cmd_pin(args: argparse.Namespace) -> int:
     from biasaudit.data.pin import as_json_entries, pin
-    from biasaudit.datasets.files import load_json
     from biasaudit.results.io import atomic_write_text
 
     if not math.isfinite(args.timeout) or args.timeout <= 0:
         raise DataError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    out = Path(args.output) if args.output is not None else None
+    # the sources file is checked before anything is downloaded
+    existing = _read_sources(out) if out is not None else {}
     pins, warnings = pin(
         args.locations,
         prefix=args.prefix,
@@ -99,22 +102,36 @@ def cmd_pin(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(f"biasaudit: warning: {warning}", file=sys.stderr)
     entries = as_json_entries(pins)
-    if args.output is None:
+    if out is None:
         print(json.dumps(entries, indent=1, sort_keys=True, ensure_ascii=False))
         return 0
-    out = Path(args.output)
-    existing: dict[str, object] = {}
-    if out.exists():
-        try:
-            existing = load_json(out)
-        except DataError as exc:
-            raise DataError(f"{exc}; not changed") from None
-        if not isinstance(existing, dict):
-            raise DataError(f"{out}: not a sources.json (expected an object); not changed")
     merged = {**existing, **entries}
     atomic_write_text(out, json.dumps(merged, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     print(f"pinned {len(entries)} files into {out} ({len(merged)} in all)")
     return 0
+
+
+def _read_sources(out: Path) -> dict[str, object]:
+    """The entries already in the `data pin -o` file (none when it does not exist yet); one
+    that cannot be merged into (not JSON, not UTF-8, not an object, a folder, under a file) is
+    one DataError, and it is not changed."""
+    from biasaudit.datasets.files import load_json
+
+    # the nearest folder above `out` that exists ("/" when none)
+    folder = next((p for p in out.absolute().parents if p.exists()), Path(out.anchor or "/"))
+    if not folder.is_dir():
+        raise DataError(f"{out}: {folder} is a file, not a folder; not written")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise DataError(f"{out}: cannot write in {folder} (a read-only folder); not written")
+    if not out.exists():
+        return {}
+    try:
+        existing = load_json(out)
+    except DataError as exc:
+        raise DataError(f"{exc}; not changed") from None
+    if not isinstance(existing, dict):
+        raise DataError(f"{out}: not a sources.json (expected an object); not changed")
+    return existing
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:

@@ -45,3 +45,9 @@ class PluginError(BiasauditError):
 class DeclarationError(PluginError, ValueError):
     """A benchmark's declaration contradicts its own samples (a suite key no sample has, a
     stratum that varies within a unit): that benchmark is skipped, the rest goes on."""
+
+
+class OneLineWarning(UserWarning):
+    """Something the user should know that does not stop the command (a damaged checkpoint
+    passed over, a lost loss curve): the CLI prints it as one ``biasaudit: warning:`` line,
+    without Python's file, line number and source line."""

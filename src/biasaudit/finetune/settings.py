@@ -91,16 +91,24 @@ class Provenance(BaseModel):
 
 
 def read_provenance(path: Path) -> Provenance | None:
+    """The record in `path`, None when there is none; one that cannot be read (a folder in
+    its place, not a record, unreadable) is one RunError."""
+    if path.exists() and not path.is_file():
+        raise RunError(f"{path}: not a file (a fine-tune's provenance record); remove it")
     if not path.is_file():
         return None
     try:
         return Provenance.model_validate_json(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RunError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except ValueError as exc:
         first = str(exc).splitlines()[0]
         raise RunError(f"{path}: not a fine-tuning provenance record ({first})") from None
 
 
 def write_provenance(path: Path, record: Provenance) -> None:
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(record.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    """Written atomically: a read-only folder or a full disk is one RunError naming `path`,
+    and the previous record is kept."""
+    from biasaudit.results.io import atomic_write_text
+
+    atomic_write_text(path, record.model_dump_json(indent=1) + "\n")

@@ -18,8 +18,11 @@ is checkpointed). QLoRA (`quantize="4bit"`) needs a CUDA device and bitsandbytes
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import math
+import os
 import random
 import re
 import shutil
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasaudit.errors import BackendError, RunError
+from biasaudit.errors import BackendError, OneLineWarning, RunError
 from biasaudit.finetune.base import BaseModelRef, trainable_base
 from biasaudit.finetune.data import Messages, data_sha256
 from biasaudit.finetune.encode import IGNORE, ChatEncoder, Encoded
@@ -183,33 +186,74 @@ def _checkpoints(out: Path) -> list[Path]:
     )
 
 
+def _write_errors(*, torch_save: bool = False) -> tuple[type[Exception], ...]:
+    """What a failed write of weights raises: OSError, or safetensors' SafetensorError
+    ("I/O error: No space left on device"); `torch_save` adds torch.save's RuntimeError
+    ("PytorchStreamWriter failed writing file", "enforce fail at inline_container.cc")."""
+    from safetensors import SafetensorError
+
+    return (OSError, SafetensorError, *((RuntimeError,) if torch_save else ()))
+
+
+def _write_failure(exc: BaseException, folder: Path) -> str:
+    """Why a write into `folder` failed, in a few words (torch's own message does not say
+    that the disk is full: the free space there is added)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    first = (str(exc).splitlines() or [type(exc).__name__])[0]
+    try:
+        free = shutil.disk_usage(next(p for p in (folder, *folder.parents) if p.exists())).free
+    except (OSError, StopIteration):
+        return first
+    return f"{first}; {free:,} bytes free there"
+
+
+class CheckpointWarning(OneLineWarning):
+    """A damaged checkpoint passed over, or a loss curve that could not be recovered."""
+
+
 def _save_checkpoint(
     out: Path, step: int, model: Any, optimizer: Any, scheduler: Any, losses: list[float]
 ) -> None:
+    """Write checkpoint `step`; a write that fails (full disk, read-only folder, a file where
+    the folder belongs) is one RunError, the half-written folder is removed and the earlier
+    checkpoints stay: a rerun resumes from the newest of them."""
     import torch
     from peft import get_peft_model_state_dict
     from safetensors.torch import save_file
 
     folder = out / "checkpoints" / f"step-{step:06d}"
     tmp = folder.with_name(folder.name + ".tmp")
-    if tmp.exists():  # left by a run killed while writing this checkpoint
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
     state = {k: v.detach().cpu().contiguous() for k, v in get_peft_model_state_dict(model).items()}
-    save_file(state, str(tmp / "adapter.safetensors"))
-    torch.save(
-        {
-            "step": step,
-            "optimizer": optimizer.state_dict(),
-            "scheduler": scheduler.state_dict(),
-            "rng": torch.get_rng_state(),
-            "losses": losses,
-        },
-        tmp / "state.pt",
-    )
-    if folder.exists():  # the same step written before (never by one run): the newer wins
-        shutil.rmtree(folder)
-    tmp.replace(folder)
+    training = {
+        "step": step,
+        "optimizer": optimizer.state_dict(),
+        "scheduler": scheduler.state_dict(),
+        "rng": torch.get_rng_state(),
+        "losses": losses,
+    }
+    try:
+        if tmp.exists():  # left by a run killed while writing this checkpoint
+            shutil.rmtree(tmp)
+        tmp.mkdir(parents=True)
+        save_file(state, str(tmp / "adapter.safetensors"))
+        torch.save(training, tmp / "state.pt")
+        if folder.exists():  # the same step written before (never by one run): the newer wins
+            shutil.rmtree(folder)
+        tmp.replace(folder)
+    except _write_errors(torch_save=True) as exc:  # only writes in here
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RunError(
+            f"{folder}: cannot write the checkpoint ({_write_failure(exc, tmp)}); the earlier "
+            "checkpoints are kept: free space or fix the folder, then rerun to resume"
+        ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (its type when it has none)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
 
 
 def _resume(
@@ -224,9 +268,22 @@ def _resume(
         try:
             return _restore(folder, model, optimizer, scheduler)
         except Exception as exc:  # any unreadable file: try the one before
-            first = (str(exc).splitlines() or [type(exc).__name__])[0]
-            warnings.warn(f"{folder}: unreadable checkpoint, passed over ({first})", stacklevel=2)
+            warnings.warn(
+                f"{folder}: unreadable checkpoint, passed over ({_first_line(exc)})",
+                CheckpointWarning,
+                stacklevel=2,
+            )
     return 0, []
+
+
+def _load_state(file: Path) -> Any:
+    """A checkpoint's state.pt; unreadable (truncated, not a torch file) names the file."""
+    import torch
+
+    try:
+        return torch.load(file, weights_only=True)
+    except Exception as exc:  # torch raises OSError, RuntimeError, pickle errors, ...
+        raise RunError(f"{file.name} cannot be read: {_first_line(exc)}") from None
 
 
 def _restore(folder: Path, model: Any, optimizer: Any, scheduler: Any) -> tuple[int, list[float]]:
@@ -234,8 +291,11 @@ def _restore(folder: Path, model: Any, optimizer: Any, scheduler: Any) -> tuple[
     from peft import set_peft_model_state_dict
     from safetensors.torch import load_file
 
-    adapter = load_file(str(folder / "adapter.safetensors"))  # both read before either is used
-    state = torch.load(folder / "state.pt", weights_only=True)
+    try:  # both read before either is used
+        adapter = load_file(str(folder / "adapter.safetensors"))
+    except Exception as exc:  # safetensors raises its own error types
+        raise RunError(f"adapter.safetensors cannot be read: {_first_line(exc)}") from None
+    state = _load_state(folder / "state.pt")
     set_peft_model_state_dict(model, adapter)
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
@@ -244,12 +304,16 @@ def _restore(folder: Path, model: Any, optimizer: Any, scheduler: Any) -> tuple[
 
 
 def _write_curve(out: Path, losses: Sequence[float]) -> None:
+    """loss.csv and loss.svg, each written atomically (a failed write is one RunError and
+    keeps the previous file)."""
     from biasaudit.report.svg import LineSeries, line_chart
+    from biasaudit.results.io import atomic_write_text
 
-    with (out / "loss.csv").open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["step", "loss"])
-        writer.writerows([i, f"{loss:.6f}"] for i, loss in enumerate(losses, start=1))
+    table = io.StringIO(newline="")
+    writer = csv.writer(table)
+    writer.writerow(["step", "loss"])
+    writer.writerows([i, f"{loss:.6f}"] for i, loss in enumerate(losses, start=1))
+    atomic_write_text(out / "loss.csv", table.getvalue())
     every = max(1, len(losses) // 10)
     labels = [str(i) if (i - 1) % every == 0 else "" for i in range(1, len(losses) + 1)]
     svg = line_chart(
@@ -259,7 +323,7 @@ def _write_curve(out: Path, losses: Sequence[float]) -> None:
         x_label="step",
         y_label="loss (mean over learned tokens)",
     )
-    (out / "loss.svg").write_text(svg, encoding="utf-8")
+    atomic_write_text(out / "loss.svg", svg)
 
 
 def finetune(
@@ -305,6 +369,8 @@ def finetune(
             )
         if previous.status == "complete":
             return FinetuneResult(previous, out, _read_losses(out))
+    if not os.access(out, os.W_OK | os.X_OK):  # before the base model is loaded
+        raise RunError(f"{out}: cannot write there (a read-only folder); pass another --output")
     return _train(ref, examples, out, settings, wanted, progress, stop_after)
 
 
@@ -318,15 +384,18 @@ def _read_losses(out: Path) -> list[float]:
         pass
     for folder in reversed(_checkpoints(out)):
         try:
-            import torch
-
-            state = torch.load(folder / "state.pt", weights_only=True)
+            state = _load_state(folder / "state.pt")
             losses = [float(x) for x in state["losses"]]
         except Exception:  # an unreadable checkpoint: try the one before
             continue
-        _write_curve(out, losses)
+        with contextlib.suppress(RunError):  # a read-only folder: the losses are still known
+            _write_curve(out, losses)
         return losses
-    warnings.warn(f"{out}: loss.csv is missing or damaged; the loss curve is lost", stacklevel=2)
+    warnings.warn(
+        f"{out}: loss.csv is missing or damaged; the loss curve is lost",
+        CheckpointWarning,
+        stacklevel=2,
+    )
     return []
 
 
@@ -436,11 +505,17 @@ def _save_model(model: Any, tokenizer: Any, out: Path, record: Provenance) -> Pr
     """The adapter, and the adapter merged into the base weights with the tokenizer."""
     from biasaudit.models.hf import quiet_transformers
 
-    with quiet_transformers():
-        model.save_pretrained(out / "adapter")
-        if record.settings.quantize == "4bit":  # merge into the unquantised base (fp16)
-            model = _reload_unquantised(record, out / "adapter")
-        save_plain(model.merge_and_unload(), tokenizer, out / "model")
+    try:
+        with quiet_transformers():
+            model.save_pretrained(out / "adapter")
+            if record.settings.quantize == "4bit":  # merge into the unquantised base (fp16)
+                model = _reload_unquantised(record, out / "adapter")
+            save_plain(model.merge_and_unload(), tokenizer, out / "model")
+    except _write_errors() as exc:
+        raise RunError(
+            f"{out}: cannot write the adapter and merged model ({_write_failure(exc, out)}); the "
+            "training is kept in its last checkpoint: free space, then rerun to write them"
+        ) from None
     return record.model_copy(
         update={"adapter_dir": str(out / "adapter"), "model_spec": f"hf:{out / 'model'}"}
     )
