@@ -3,6 +3,8 @@ missing, as `beads debias` measures them: hand-computed values and the verdict's
 
 from __future__ import annotations
 
+import pytest
+
 from biasaudit.benchmarks.beads.debias import mean_present
 from biasaudit.metrics.controlled import ControlledChange, controlled_change, controlled_verdict
 
@@ -62,3 +64,37 @@ def test_a_difference_without_ci_is_not_read_as_an_effect() -> None:
         "toxicity: treatment minus control -16.7 has no CI (too few answered items: undefined "
         "in some bootstrap resamples); not read as an effect"
     )
+
+
+def test_all_three_cis_match_a_naive_paired_bootstrap() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    n = 60
+    runs = [list((rng.random(n) < p).astype(float)) for p in (0.3, 0.8, 0.6)]
+    change = controlled_change("rate", *runs, value=mean_present(100.0), seed=2, n_resamples=4000)
+    assert change.metric == "rate" and change.n_items == n
+    base, treated, control = (np.array(r) for r in runs)
+    draws = np.random.default_rng(11).integers(0, n, size=(4000, n))
+    for ci, (one, two) in (
+        (change.treatment_ci, (treated, base)),
+        (change.control_ci, (control, base)),
+        (change.difference_ci, (treated, control)),
+    ):
+        gaps = 100 * (one[draws].mean(axis=1) - two[draws].mean(axis=1))
+        assert ci[0] == pytest.approx(np.percentile(gaps, 2.5), abs=2.0)
+        assert ci[1] == pytest.approx(np.percentile(gaps, 97.5), abs=2.0)
+    again = controlled_change("rate", *runs, value=mean_present(100.0), seed=2, n_resamples=4000)
+    other = controlled_change("rate", *runs, value=mean_present(100.0), seed=3, n_resamples=4000)
+    assert again == change and other.difference_ci != change.difference_ci  # seeded
+    with pytest.raises(ValueError, match="^controlled runs need the same items$"):
+        controlled_change("rate", runs[0], runs[1], runs[2][:-1], value=mean_present(1.0), seed=0)
+
+
+def test_an_interval_touching_zero_is_no_finding() -> None:
+    touching = controlled_verdict(_change((0.0, 0.15), (0.0, 0.05)), "s", unit="", digits=3)
+    assert "no effect of the alignment data" in touching
+    assert "no detectable change against the base model either" in touching
+    assert "control +0.080 [+0.010, +0.150]" in touching
+    matched = controlled_verdict(_change((0.05, 0.15), (-0.01, 0.05)), "s", unit="", digits=3)
+    assert matched.endswith("the reply format, not the social content, moved it")
