@@ -87,6 +87,9 @@ def _plan_only(args: argparse.Namespace, chosen: list[str], budget_s: float | No
     for plan in plans:
         if plan.skip_reason is not None:
             print(f"skipped: {plan.name}: {plan.skip_reason}")
+    if not forecasts:
+        print("nothing would run: every benchmark is skipped (the reasons above)")
+        return 0
     total = total_seconds(forecasts)
     print(
         "predicted time: "

@@ -174,3 +174,9 @@ def test_an_sd_measured_on_few_units_is_not_trusted() -> None:
     assert unit_sd(records([0.0] * 6), effect) is None  # 6 agreeing units: no sd of 0
     many = [float(i % 2) for i in range(MIN_SD_UNITS)]
     assert unit_sd(records(many), effect) == pytest.approx(statistics.stdev(many))
+
+
+def test_a_plan_with_nothing_to_run_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", "-m", "fake:a", "--benchmarks", "beads", "--plan-only"]) == 0
+    out = capsys.readouterr().out
+    assert "skipped: beads" in out and "nothing would run" in out and "0.0 min" not in out
