@@ -9,6 +9,10 @@ from the latest checkpoint, or returns the finished model without training.
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -112,6 +116,47 @@ def finetune_in_folder(
         files=[*files, *finetune_files(tuned)],
     )
     return tuned, result
+
+
+def write_chat_jsonl(path: Path, conversations: Sequence[Messages]) -> str:
+    """Conversations as chat JSONL (one ``{"messages": [...]}`` a line); the path."""
+    with path.open("w", encoding="utf-8") as handle:
+        handle.writelines(
+            json.dumps({"messages": m}, ensure_ascii=False) + "\n" for m in conversations
+        )
+    return str(path)
+
+
+def control_finetune(
+    ctx: Context,
+    base: str,
+    conversations: list[Messages],
+    settings: LoraSettings,
+    stop_after: int | None,
+    result: AnalysisResult,
+    *,
+    note: str,
+) -> str | None:
+    """A control arm's fine-tune in OUTPUT/control (its train.jsonl written there), with the
+    treatment's settings; its notes, files and metrics (``control_*``) join `result`. The
+    merged model's spec when complete, else None."""
+    sub = dataclasses.replace(ctx, output_dir=ctx.output_path("control"))
+    train = write_chat_jsonl(sub.output_path("train.jsonl"), conversations)
+    tuned, part = finetune_in_folder(
+        sub,
+        base,
+        conversations,
+        settings,
+        stop_after,
+        benchmark=result.benchmark,
+        analysis=result.analysis,
+        note=note,
+        files=[train],
+    )
+    result.notes += [f"control: {n}" for n in part.notes]
+    result.files += part.files
+    result.metrics += [m.model_copy(update={"name": f"control_{m.name}"}) for m in part.metrics]
+    return tuned.model_spec if tuned.complete else None
 
 
 def run_finetune(args: FinetuneArgs, ctx: Context) -> AnalysisResult:

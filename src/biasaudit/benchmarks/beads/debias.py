@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -131,12 +130,11 @@ def _side_by_side(before: AnalysisResult, after: AnalysisResult) -> Table:
 
 
 def _finetune(
-    args: DebiasArgs, ctx: Context, examples: list[Any], note: str, files: list[str]
+    args: DebiasArgs, ctx: Context, examples: list[Any], settings: Any, note: str, files: list[str]
 ) -> tuple[str | None, AnalysisResult]:
     """A LoRA fine-tune in ctx's folder; the merged model's spec when complete."""
-    from biasaudit.finetune.analysis import finetune_in_folder, lora_settings
+    from biasaudit.finetune.analysis import finetune_in_folder
 
-    settings = lora_settings(args.lora, ctx, **PAPER_LORA)
     tuned, result = finetune_in_folder(
         ctx,
         args.model,
@@ -149,14 +147,6 @@ def _finetune(
         files=files,
     )
     return (tuned.model_spec if tuned.complete else None), result
-
-
-def _write_jsonl(path: Path, conversations: list[Any]) -> str:
-    with path.open("w", encoding="utf-8") as handle:
-        handle.writelines(
-            json.dumps({"messages": m}, ensure_ascii=False) + "\n" for m in conversations
-        )
-    return str(path)
 
 
 def debias(args: DebiasArgs, ctx: Context) -> AnalysisResult:
@@ -178,30 +168,32 @@ def debias(args: DebiasArgs, ctx: Context) -> AnalysisResult:
         ]
         for i in train
     ]
+    from biasaudit.finetune.analysis import control_finetune, lora_settings
+
+    settings = lora_settings(args.lora, ctx, **PAPER_LORA)
     spec, result = _finetune(
         args,
         ctx,
         examples,
+        settings,
         f"{len(train)} pairs trained on, {len(test)} held out (seed {ctx.seed})",
         [str(test_csv)],
     )
     result.source = f"{args.model} judged by {args.judge}"
     control_spec = None
     if args.controls == "format":
-        sub = dataclasses.replace(ctx, output_dir=ctx.output_path("control"))
         conversations = rewrite_format_control(examples, ctx.seed, prompts.rewrite_prompt)
-        train_file = _write_jsonl(sub.output_path("train.jsonl"), conversations)
-        control_spec, part = _finetune(
-            args,
-            sub,
+        control_spec = control_finetune(
+            ctx,
+            args.model,
             conversations,
-            f"control: {len(conversations)} format-only rewrite conversations (the same prompt "
-            "around sentences about objects and numbers, no person or group), the same settings",
-            [train_file],
+            settings,
+            args.stop_after,
+            result,
+            note=f"control: {len(conversations)} format-only rewrite conversations (the same "
+            "prompt around sentences about objects and numbers, no person or group), the same "
+            "settings",
         )
-        result.notes += [f"control: {n}" for n in part.notes]
-        result.files += part.files
-        result.metrics += [m.model_copy(update={"name": f"control_{m.name}"}) for m in part.metrics]
     else:
         result.notes.append(NO_CONTROL)
     if spec is None:

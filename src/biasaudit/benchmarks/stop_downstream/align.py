@@ -17,7 +17,6 @@ the fine-tune from its checkpoint and the downstream runs from the response cach
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -43,8 +42,7 @@ from biasaudit.plugin import analysis
 from biasaudit.results.schema import SampleRecord, Table
 
 if TYPE_CHECKING:
-    from biasaudit.finetune.data import Messages
-    from biasaudit.finetune.settings import LoraSettings
+    pass
 
 REFERENCE = "Morabito et al. 2024 (STOP), §4 Fine-tuning and App. A.5"
 
@@ -136,7 +134,12 @@ def _rows(
 
 def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
     """Fine-tune on STOP's alignment data and compare stop_downstream before and after."""
-    from biasaudit.finetune.analysis import finetune_in_folder, lora_settings
+    from biasaudit.finetune.analysis import (
+        control_finetune,
+        finetune_in_folder,
+        lora_settings,
+        write_chat_jsonl,
+    )
     from biasaudit.finetune.base import trainable_base
     from biasaudit.finetune.data import read_examples
 
@@ -152,8 +155,7 @@ def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
     )
     everything = read_examples(train_file)
     examples = [everything[i] for i in evenly_spaced(len(everything), args.examples)]
-    with train_file.open("w", encoding="utf-8") as handle:
-        handle.writelines(json.dumps({"messages": m}, ensure_ascii=False) + "\n" for m in examples)
+    write_chat_jsonl(train_file, examples)
     what = exported.notes[0] if exported.notes else "STOP export-finetune"
     settings = lora_settings(args.lora, ctx)
     tuned, result = finetune_in_folder(
@@ -169,7 +171,16 @@ def align(args: AlignArgs, ctx: Context) -> AnalysisResult:
     )
     control_spec = None
     if args.controls == "format":
-        control_spec = _control_finetune(args, ctx, examples, settings, result)
+        control_spec = control_finetune(
+            ctx,
+            args.model,
+            yes_no_format_control(examples, ctx.seed),
+            settings,
+            args.stop_after,
+            result,
+            note=f"control: {len(examples)} format-only conversations (arithmetic Yes/No, "
+            "the treatment's turns and answers, no social content), the same settings",
+        )
     if not tuned.complete or tuned.model_spec is None:
         result.notes.append("downstream comparison not run: the fine-tune is partial")
         return result
@@ -244,41 +255,6 @@ NO_CONTROL = (
     "control of the same shape raised the answer rate about as much in our measurement "
     "(docs/benchmarks/stop.md). Do not read the change as the alignment data's effect."
 )
-
-
-def _control_finetune(
-    args: AlignArgs,
-    ctx: Context,
-    examples: list[Messages],
-    settings: LoraSettings,
-    result: AnalysisResult,
-) -> str | None:
-    """The format-only control's fine-tune in OUTPUT/control; its model spec when complete."""
-    from biasaudit.finetune.analysis import finetune_in_folder
-
-    sub = dataclasses.replace(ctx, output_dir=ctx.output_path("control"))
-    conversations = yes_no_format_control(examples, ctx.seed)
-    train = sub.output_path("train.jsonl")
-    with train.open("w", encoding="utf-8") as handle:
-        handle.writelines(
-            json.dumps({"messages": m}, ensure_ascii=False) + "\n" for m in conversations
-        )
-    tuned, part = finetune_in_folder(
-        sub,
-        args.model,
-        conversations,
-        settings,
-        args.stop_after,
-        benchmark="stop",
-        analysis="align",
-        note=f"control: {len(conversations)} format-only conversations (arithmetic Yes/No, "
-        "the treatment's turns and answers, no social content), the same settings",
-        files=[str(train)],
-    )
-    result.notes += [f"control: {n}" for n in part.notes]
-    result.files += part.files
-    result.metrics += [m.model_copy(update={"name": f"control_{m.name}"}) for m in part.metrics]
-    return tuned.model_spec if tuned.complete else None
 
 
 def controlled_tables(
