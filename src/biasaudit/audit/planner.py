@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import statistics
 from collections.abc import Mapping, Sequence
@@ -38,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.errors import RunError
-from biasaudit.metrics.power import mde_from_se, z_sum
+from biasaudit.metrics.power import mde_from_se
 from biasaudit.profile.spec import Effect, matches
 
 COSTS_FILE = "costs.json"
@@ -75,14 +74,18 @@ def costs_path(cache_dir: Path | None = None) -> Path:
     return (cache_dir or default_cache_dir()) / COSTS_FILE
 
 
-def load_costs(model: str, cache_dir: Path | None = None) -> dict[str, Cost]:
-    """The measured costs of `model`, by benchmark (empty when never measured)."""
-    path = costs_path(cache_dir)
+def _stored(path: Path) -> dict[str, Any]:
+    """The costs file's contents; {} when absent or damaged (measured again)."""
     try:
         stored = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
-        return {}  # no measurement (or a damaged file: measured again)
-    entries = stored.get(model, {}) if isinstance(stored, dict) else {}
+        return {}
+    return stored if isinstance(stored, dict) else {}
+
+
+def load_costs(model: str, cache_dir: Path | None = None) -> dict[str, Cost]:
+    """The measured costs of `model`, by benchmark (empty when never measured)."""
+    entries = _stored(costs_path(cache_dir)).get(model, {})
     out: dict[str, Cost] = {}
     for name, entry in entries.items() if isinstance(entries, dict) else ():
         try:
@@ -99,11 +102,7 @@ def record_costs(model: str, costs: Mapping[str, Cost], cache_dir: Path | None =
     if not costs:
         return
     path = costs_path(cache_dir)
-    try:
-        stored = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, ValueError, RecursionError):
-        stored = {}
-    stored = stored if isinstance(stored, dict) else {}
+    stored = _stored(path)
     entry = stored.setdefault(model, {})
     for name, cost in costs.items():
         entry[name] = cost.__dict__
@@ -299,10 +298,6 @@ def plan_rows(forecasts: Sequence[BenchmarkForecast]) -> list[list[Any]]:
     return rows
 
 
-def cpu_note() -> str:
-    return f"costs are per this machine ({os.cpu_count()} CPUs) and load"
-
-
 __all__ = [
     "BenchmarkForecast",
     "Cost",
@@ -316,5 +311,4 @@ __all__ = [
     "set_mdes",
     "total_seconds",
     "unit_sd",
-    "z_sum",
 ]
