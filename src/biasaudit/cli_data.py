@@ -16,7 +16,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from biasaudit.errors import DataError
+from biasaudit.errors import DataError, one_line
 
 #: Benchmarks whose class could not be imported while listing: (name, one line, traceback).
 _broken_classes: list[tuple[str, str, str]] = []
@@ -30,7 +30,7 @@ def benchmark_version(name: str) -> str:
     try:
         return str(plugin.benchmark_class(name).version)
     except Exception as exc:
-        line = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        line = one_line(exc)
         _broken_classes.append((name, line, traceback.format_exc()))
         return "(broken)"
 

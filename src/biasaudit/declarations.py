@@ -15,17 +15,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from biasaudit.benchmark_spec import BenchmarkSpec
-from biasaudit.errors import BiasauditError, PluginError
+from biasaudit.errors import BiasauditError, PluginError, one_line
 
 
 def _import(ref: str) -> Any:
     from biasaudit.plugin import import_object
 
     return import_object(ref)
-
-
-def _first_line(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
 
 def part_problems(name: str, spec: BenchmarkSpec) -> list[str]:
@@ -45,7 +41,7 @@ def part_problems(name: str, spec: BenchmarkSpec) -> list[str]:
         except Exception as exc:  # a plug-in's broken part is its own one-line problem
             problems.append(
                 f"benchmark '{name}': its analysis '{analysis}' {ref} cannot be loaded "
-                f"({_first_line(exc)})"
+                f"({one_line(exc)})"
             )
             continue
         if not isinstance(obj, Analysis):
@@ -58,7 +54,7 @@ def part_problems(name: str, spec: BenchmarkSpec) -> list[str]:
         except Exception as exc:
             problems.append(
                 f"benchmark '{name}': its report view {spec.report_view} cannot be loaded "
-                f"({_first_line(exc)})"
+                f"({one_line(exc)})"
             )
         else:
             if not callable(view):

@@ -24,7 +24,7 @@ from functools import cache, partial
 from typing import Any
 
 from biasaudit.benchmark_spec import BenchmarkSpec, DataSource
-from biasaudit.errors import DataError
+from biasaudit.errors import DataError, one_line
 
 #: Entry-point group through which other packages add benchmarks.
 ENTRY_POINT_GROUP = "biasaudit.benchmarks"
@@ -81,7 +81,7 @@ def discover() -> dict[str, BenchmarkSpec]:
         except _NotAPlugin:
             return
         except Exception as exc:
-            message = f"{type(exc).__name__}: {exc}".splitlines()[0]
+            message = one_line(exc)
             problems.append(DiscoveryProblem(name, origin, message, traceback.format_exc()))
             return
         if spec.name in found:

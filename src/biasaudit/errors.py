@@ -51,3 +51,8 @@ class OneLineWarning(UserWarning):
     """Something the user should know that does not stop the command (a damaged checkpoint
     passed over, a lost loss curve): the CLI prints it as one ``biasaudit: warning:`` line,
     without Python's file, line number and source line."""
+
+
+def one_line(exc: BaseException) -> str:
+    """'Type: message', first line only: how a plug-in's failure is named in one line."""
+    return f"{type(exc).__name__}: {exc}".splitlines()[0]

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from biasaudit.discovery import discover
-from biasaudit.errors import PluginError
+from biasaudit.errors import PluginError, one_line
 from biasaudit.extraction import READER_AGREEMENT
 from biasaudit.profile.spec import BenchmarkProfile, Gates
 from biasaudit.results.schema import (
@@ -50,7 +50,7 @@ def benchmark_profile(name: str) -> BenchmarkProfile:
     try:
         declared = getattr(importlib.import_module(module), attribute)
     except Exception as exc:  # a plug-in's broken part is its own one-line error
-        first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        first = one_line(exc)
         raise PluginError(
             f"benchmark '{name}': its profile {path} cannot be loaded ({first})"
         ) from None

@@ -20,7 +20,7 @@ from biasaudit import plugin
 from biasaudit.benchmark_spec import BenchmarkSpec
 from biasaudit.contract import Benchmark, Sample
 from biasaudit.data import DataStore
-from biasaudit.errors import DataError
+from biasaudit.errors import DataError, one_line
 from biasaudit.requests import Capability
 from biasaudit.results.schema import Exchange, MetricValue
 
@@ -271,7 +271,7 @@ def _check_profile_effect(s: Subject, run_dir: Path) -> None:
     try:
         profile = profile_of_dir(run_dir)
     except Exception as exc:  # reported as the failed check it is
-        first = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        first = one_line(exc)
         raise ConformanceError(
             f"{s.name}: the profile cannot be built on a {s.backend} run ({first})"
         ) from None
