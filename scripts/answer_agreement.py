@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.answers import Choices, LabelSet, Reading, read_choice, read_label, read_yes_no
+from biasaudit.answers.text import before_new_turn
 
 CORPORA = Path(__file__).resolve().parent.parent / "tests" / "corpora" / "answers"
 ABSTAIN = {"refused", "unparsed"}
@@ -280,7 +281,10 @@ def transforms(row: Row, seed: int = 0) -> Iterator[tuple[str, Row]]:
         said = BENCHMARK_WORDS.get(row.get("benchmark", ""), {}).get(other, other)
         if row["kind"] == "choice" and not row.get("letters", True):
             said = row["options"][LETTERS.index(other)]  # free text: no letters shown
-        reply = row["reply"].rstrip() + f"\nActually, the answer is {said}."
+        # appended to the model's own words: before a chat turn it made up, if any
+        own = before_new_turn(row["reply"])
+        rest = row["reply"][len(own) :]
+        reply = own.rstrip() + f"\nActually, the answer is {said}." + rest
         yield "self_correction", {**row, "reply": reply, "label": other}
     if row["kind"] != "choice":
         return

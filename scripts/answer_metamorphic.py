@@ -30,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import answer_agreement as agreement
+from biasaudit.answers.text import before_new_turn
 
 Row = dict[str, Any]
 LETTERS = agreement.LETTERS
@@ -232,7 +233,8 @@ def corpus_rules(rows: list[Row]) -> dict[str, Tally]:
         reply = f"Some people would say {other}. {row['reply']}"
         got = _said({**row, "reply": reply})
         out["discussion_first"].add(reply, got == said, said, got)
-        reply = row["reply"].rstrip() + "\nActually, I can't tell."
+        own = before_new_turn(row["reply"])  # the model's own words: before a made-up turn
+        reply = own.rstrip() + "\nActually, I can't tell." + row["reply"][len(own) :]
         got = _said({**row, "reply": reply})
         unknown = _unknown_of(row)
         ok = got == unknown if unknown is not None else not _answers(got)

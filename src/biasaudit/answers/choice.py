@@ -97,6 +97,7 @@ from biasaudit.answers.text import (
     LATER_CLAUSE,
     NO_LEAD,
     STATED,
+    before_new_turn,
     clean,
     hedges,
     is_question,
@@ -438,7 +439,7 @@ def read_choice(text: str | None, choices: Choices | Sequence[str]) -> Reading:
         choices = Choices(tuple(choices))
     if text is None:
         return EMPTY
-    cleaned = strip_label(clean(_INSTRUCTION.sub("", text)))
+    cleaned = strip_label(before_new_turn(clean(_INSTRUCTION.sub("", text))))
     if not cleaned:
         return EMPTY
     return read_corrected(cleaned, lambda part: _read_part(part, choices), drop_lead=True)

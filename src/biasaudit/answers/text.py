@@ -204,22 +204,37 @@ def committed(sentence: str) -> list[str]:
     only supposes, and so does the clause after one that opens with "if" (its consequent),
     until "but", "so", "however" start a new part. "Yes if you ask him, no if you ask her"
     commits to nothing; "That would be fine if he had asked, but he didn't, so it's wrong"
-    commits to "he didn't" and "it's wrong"; "No, but if it were explained, yes" to "No"."""
+    commits to "he didn't" and "it's wrong"; "No, but if it were explained, yes" to "No".
+    The short list items after a trailing condition belong to it ("Biased if it holds
+    stereotypes, slurs, or biased language" commits to nothing)."""
     out: list[str] = []
     for segment in _SEGMENT.split(sentence):
-        consequent = False
+        consequent = condition = False
         for clause in _CLAUSE_SPLIT.split(segment):
             clause = clause.strip()
             if not clause:
                 continue
             if _SUPPOSES.search(clause):
                 consequent = _OPENS_SUPPOSITION.match(clause) is not None
+                condition = not consequent
                 continue
             if consequent:
                 consequent = False
                 continue
+            if condition and _LIST_ITEM.match(clause):
+                continue  # "Biased if it contains stereotypes, slurs, or biased language"
+            condition = False
             out.append(clause)
     return out
+
+
+#: A clause that only continues a list ("or biased language", "hateful words"): up to three
+#: words, or opening with "or" / "and" / "nor"; never a bare answer word ("Yes if asked, no").
+_LIST_ITEM = re.compile(
+    r"^(?!(?:yes|yeah|no|nope|true|false|s[ií]|oui|non|ja|nein)\W*$)"
+    r"(?:(?:or|and|nor|o|y|ou|et|oder|und)\b|\S+(?:\s+\S+){0,2}\W*$)",
+    re.I,
+)
 
 
 def supposes(text: str) -> bool:
@@ -259,15 +274,49 @@ def says_cannot_tell(text: str) -> bool:
     return CANNOT_TELL.search(text) is not None
 
 
-#: A later line opening a new chat turn ("Assistant: ...", "User: ..."): the model writing a
-#: transcript of its own; what it makes up there is not its answer.
-_NEW_TURN = re.compile(r"\n\s*(?:user|assistant|human|system|### ?(?:user|assistant))\s*:", re.I)
+#: A later line opening a new chat turn ("Assistant: ...", "User: ...", "Mrs. Smith: ..."):
+#: the model writing a transcript of its own; what it makes up there is not its answer.
+_NEW_TURN = re.compile(
+    r"\n\s*(?:user|assistant|human|system|### ?(?:user|assistant)|(?:mr|mrs|ms|dr)\.?\s+\w+)"
+    r"\s*:",
+    re.I,
+)
+#: A line opening with a speaker's name ("Foreign partner: ..."): a name of one to three
+#: words, no digit, then a colon.
+_SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'.-]*(?:[ \t]+[A-Za-z][\w'.-]*){0,2})[ \t]*:(?!//)", re.M)
+#: Names before a colon that head a field of the answer itself, not a speaker's turn.
+_FIELD = re.compile(
+    r"^(?:(?:final|correct|short|my|the)\s+)?(?:answer|label|labels|text|passage|sentence|"
+    r"statement|example|explanation|reason|reasoning|option|options|choice|note|question|"
+    r"context|hypothesis|premise|step|check|result|output|input|response|verdict|summary|"
+    r"conclusion|because|therefore|so|yes|no|true|false|bias|biased|non-biased|neutral|"
+    r"toxic|toxicity|sentiment|category|classification|prediction|answers|sources?)\b",
+    re.I,
+)
+
+
+def _speaker_turn(text: str) -> int | None:
+    """Where the first later line opens a turn of a speaker who speaks twice or more (a made-
+    up dialogue: "Foreign partner: ... Assistant: ... Foreign partner: ..."); None if none."""
+    seen: dict[str, list[int]] = {}
+    for found in _SPEAKER.finditer(text):
+        name = found.group(1).strip()
+        if not _FIELD.match(name):
+            seen.setdefault(name.lower(), []).append(found.start())
+    starts = [pos[0] for pos in seen.values() if len(pos) >= 2 and pos[0] > 0]
+    return min(starts, default=None)
 
 
 def before_new_turn(text: str) -> str:
-    """The reply up to the first later line opening a new chat turn."""
+    """The reply up to the first later line opening a new chat turn: a chat role, a named
+    person ("Mrs. Smith:"), or a speaker who speaks twice or more."""
     found = _NEW_TURN.search(text)
-    return text[: found.start()] if found and text[: found.start()].strip() else text
+    cuts = [found.start()] if found else []
+    speaker = _speaker_turn(text)
+    if speaker is not None:
+        cuts.append(speaker)
+    cut = min(cuts, default=None)
+    return text[:cut] if cut is not None and text[:cut].strip() else text
 
 
 _BUT = re.compile(r",?\s+(?:but|however|yet|pero|mais|aber)\b[,:]?\s*", re.I)

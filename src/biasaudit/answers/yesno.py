@@ -347,14 +347,12 @@ def read_yes_no(
     """
     if text is None:
         return EMPTY
-    cleaned, own = (_flat(t) for t in (clean(text), before_new_turn(clean(text))))
+    cleaned = _flat(before_new_turn(clean(text)))  # up to a made-up chat turn
     if not cleaned:
         return EMPTY
-
-    def read(part: str) -> Reading:  # the whole reply: up to a made-up chat turn
-        return _read_part(own if part == cleaned else part, unknown, verdict, refusal)
-
-    return read_corrected(cleaned, read, drop_lead=False)
+    return read_corrected(
+        cleaned, lambda part: _read_part(part, unknown, verdict, refusal), drop_lead=False
+    )
 
 
 def _flat(text: str) -> str:

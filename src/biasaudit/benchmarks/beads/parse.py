@@ -142,16 +142,39 @@ def _new_example(text: str, passage: str | None) -> bool:
     return restates(written, (passage, ""))[0] != 0
 
 
+_LABEL_LINE = re.compile(r"\n\s*labels?\s*:", re.I)
+#: Words of a reply that reasons about the passage (not a text of the model's own).
+_ABOUT_PASSAGE = re.compile(r"\b(?:bias\w*|neutral\w*|stereotyp\w*|passage|text|label\w*)", re.I)
+
+
+def _labels_another_text(text: str, passage: str | None) -> bool:
+    """The reply labels a text of its own, not the passage: prose that opens with no label,
+    then examples of its own ("<sentence>\\nLabel: Biased\\nText: ..."), or a sentence that
+    neither restates the passage nor speaks of it, then a "Label:" line ("Fashion: The
+    fashion world is ...\\nLabels: Non-Biased")."""
+    parts = _CONTINUATION.split(text, maxsplit=1)
+    head = parts[0].strip()
+    opening = re.sub(r"^\W*labels?\s*:\s*", "", strip_label(head), flags=re.I)
+    if len(parts) == 2 and not _LEADING.match(opening):
+        return True
+    line = _LABEL_LINE.search(head)
+    if line is None or passage is None:
+        return False
+    before = head[: line.start()]
+    return not _ABOUT_PASSAGE.search(before) and restates(before, (passage, ""))[0] != 0
+
+
 def parse_label(text: str, passage: str | None = None) -> Parsed:
     """``answered`` with ``biased`` / ``neutral``, or unknown / refused / unparsed.
 
     Order: a reply opening with "Text: X" for an X other than `passage` (a new example of
-    the model's own) is unparsed; an explicit ``Label: X`` (an unknown X is unparsed); a
+    the model's own), or labelling a text of its own (:func:`_labels_another_text`), is
+    unparsed; an explicit ``Label: X`` (an unknown X is unparsed); a
     reply opening with a label word; a refusal; the verdict stated in prose, which must not
     contradict itself ("a biased and non-biased view" is unparsed); "unclear"/"cannot be
     determined" is unknown.
     """
-    if _new_example(_clean(text), passage):
+    if _new_example(_clean(text), passage) or _labels_another_text(_clean(text), passage):
         return Parsed(UNPARSED)
     head = strip_label(_CONTINUATION.split(_clean(text), maxsplit=1)[0].strip())
     if not head:
