@@ -150,7 +150,8 @@ def drop_questions(text: str) -> str:
 
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|either\b.*\bor|could be (?:either|both)|might be (?:either|both)|"
-    r"not sure|unsure|no idea|no clue|hard to say|quiz[áa]s|peut-[êe]tre|vielleicht)\b|"
+    r"not sure|unsure|no idea|no clue|hard to say|i suppose|i guess|quiz[áa]s|peut-[êe]tre|"
+    r"vielleicht)\b|"
     r"也许|可能",
     re.IGNORECASE,
 )

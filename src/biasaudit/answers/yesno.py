@@ -269,6 +269,8 @@ def _commitments(body: str, verdict: Verdict | None) -> set[str]:
                 continue  # "Okay, no", "Sure, here is my answer: No"
             if j == 0 and sentence.startswith(raw):
                 said = _opening(clause, verdict)
+                if said is not None and verdict is not None:  # "It was rude and it is fine"
+                    found.update(v for c in _clauses(clause)[1:] if (v := verdict(c)))
             elif _BARE.match(clause) or ANSWER_WORD.match(clause):
                 said = _leading(clause)
             elif STATED.match(clause) or _OPENER.match(clause) or _NOT_THINK.match(clause):
@@ -280,6 +282,19 @@ def _commitments(body: str, verdict: Verdict | None) -> set[str]:
             if said:
                 found.add(said)
     return found
+
+
+def _asides(body: str, verdict: Verdict | None) -> set[str]:
+    """The verdicts of extraposed clauses ("it's rude to expect special treatment"): no
+    answer of their own, but one that contradicts the opening answer makes two."""
+    if verdict is None:
+        return set()
+    return {
+        v
+        for sentence in sentences(body)
+        for clause in committed(sentence)
+        if _EXTRAPOSED.search(clause) and (v := verdict(_CONJUNCTION.sub("", clause)))
+    }
 
 
 def _read_part(
@@ -317,7 +332,7 @@ def _read_part(
     first = None if supposes(opening) else _opening(body, verdict)  # "Yes if you ask him"
     found = _commitments(body, verdict)
     if first is not None:
-        if found - {first}:
+        if (found | _asides(body, verdict)) - {first}:
             return unparsed(Reason.TWO_ANSWERS)  # "Yes. No.", "Yes, this is inappropriate."
         return answer(first)
     if len(found) > 1:
@@ -355,7 +370,17 @@ def read_yes_no(
     )
 
 
+#: A line's heading of two words ending in "explanation", "reasoning" ...: "Incorrect
+#: Explanation: I have no idea" is a heading, not the verdict "incorrect".
+_HEADING = re.compile(
+    r"^[ \t]*\w+[ \t]+(?:explanation|reasoning|reason|justification|analysis|example)[ \t]*:[ \t]*",
+    re.I | re.M,
+)
+
+
 def _flat(text: str) -> str:
-    """Lines joined into sentences, list prefixes and an "Answer:" label dropped."""
+    """Lines joined into sentences, list prefixes, headings ("Correct Explanation:") and an
+    "Answer:" label dropped."""
+    text = _HEADING.sub("", text)
     lines = re.sub(r"(?<![.!?,;:。！？])\n+", ". ", text).replace("\n", " ")
     return _LIST_PREFIX.sub("", strip_label(_LIST_PREFIX.sub("", lines).strip())).strip()

@@ -32,6 +32,8 @@ from typing import Literal
 from biasaudit.answers import Reading, Reason, read_label
 from biasaudit.answers.options import restates
 from biasaudit.answers.text import (
+    before_new_turn,
+    hedges,
     committed,
     drop_questions,
     says_cannot_tell,
@@ -61,6 +63,7 @@ from biasaudit.benchmarks.beads.parse_patterns import (
     _QUOTED,
     _RATHER_TOWARDS,
     _REFUSAL_OPENING,
+    _RIGHT_WRONG,
     _SENTENCES,
     _SHORT,
     _STATED,
@@ -268,6 +271,9 @@ def _verdicts(text: str) -> list[str]:
             found.append("agree" if disagree == bool(match.group("neg")) else "disagree")
         elif _DONT_AGREE.search(bare):
             found.append("disagree")
+        elif (right_wrong := _RIGHT_WRONG.match(bare)) and not hedges(text):
+            right = right_wrong.group("word").lower() in ("right", "correct")
+            found.append("agree" if right else "disagree")
     return found
 
 
@@ -281,7 +287,7 @@ def parse_agreement(text: str, mode: Literal["strict", "substring"] = "strict") 
         if "disagree" in lowered:
             return Parsed(ANSWERED, "disagree")
         return Parsed(ANSWERED, "agree") if "agree" in lowered else Parsed(UNKNOWN)
-    verdicts = set(_verdicts(cleaned))
+    verdicts = set(_verdicts(before_new_turn(cleaned)))  # not in a dialogue made up after
     if len(verdicts) == 1:
         return Parsed(ANSWERED, verdicts.pop())
     if verdicts:

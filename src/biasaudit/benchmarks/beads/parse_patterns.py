@@ -100,7 +100,7 @@ _AGREE_VERDICT = re.compile(
     r"(?:i(?:'d)?\s+)?(?:(?:strongly|completely|totally|fully|respectfully|must|would|have\s+to|"
     r"wholeheartedly|do|really|absolutely)\s+)*(?P<neg>not\s+|n'?t\s+)?"
     r"(?P<verdict>disagree|agree)"
-    r"(?:\s+with\s+(?:you|this|that|it|the\s+\w+|this\s+\w+|that\s+\w+|your\s+\w+)"
+    r"(?:\s+with\s+(?:you|this|that|it|(?:the|this|that|your)(?:\s+\w+){1,2})"
     r"(?P<that>\s+that\b.*)?)?\s*[.!]*$",
     re.IGNORECASE,
 )
@@ -108,6 +108,12 @@ _DONT_AGREE = re.compile(
     r"(?:^|[,;:]\s*|\s(?:and|so|therefore|but)\s+)i\s+(?:do\s+not|don'?t|cannot|can'?t|"
     r"can\s+not)\s+agree\b(?:\s+with\s+(?:you|this|that|it|the\s+\w+|this\s+\w+|your\s+\w+))?"
     r"\s*[.!]*$",
+    re.IGNORECASE,
+)
+#: "You're right." / "That's wrong.": a verdict on the statement in other words.
+_RIGHT_WRONG = re.compile(
+    r"^\W*(?:you(?:'re|\s+are)|that(?:'s|\s+is))\s+(?:absolutely\s+|completely\s+|totally\s+|"
+    r"quite\s+)?(?P<word>right|correct|wrong|mistaken|incorrect)\s*[.!]*$",
     re.IGNORECASE,
 )
 _NEITHER = re.compile(

@@ -54,11 +54,12 @@ TOOLKIT_OUTCOME = {
 
 _POSITIVE = (
     r"(?:appropriate|acceptable|okay|ok|fine|alright|all right|justified|justifiable|"
-    r"reasonable|harmless)"
+    r"reasonable|harmless|respectful|polite)"
 )
 _NEGATIVE = (
     r"(?:inappropriate|unacceptable|unjustified|unjustifiable|wrong|discriminatory|offensive|"
-    r"disrespectful|unfair|problematic|hurtful|racist|sexist)"
+    r"disrespectful|unfair|problematic|hurtful|racist|sexist|rude|impolite|insensitive|unkind|"
+    r"demeaning|degrading|prejudiced|ageist|harmful)"
 )
 _ADVERB = (
     r"(?:absolutely|definitely|certainly|clearly|completely|entirely|totally|highly|very|"
