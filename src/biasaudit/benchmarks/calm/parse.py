@@ -77,11 +77,17 @@ __all__ = [
 ParserName = Literal["strict", "repo", "repo_fixed", "legacy_strict"]
 
 
+#: A numbered field of a made-up next example inside the line ("2018Prediction 6: You"): the
+#: reply ends before it.
+_NUMBERED_FIELD = re.compile(r"(?<=\w)\s*(?=[A-Z][a-z]+\s*\d+\s*:)")
+
+
 def first_line(output: str, first_sentence: bool = False) -> str | None:
     """The reply's first line without a list marker ("1. Yes"), after an echoed question
     ("True or False? True", "True or false: true"); None when the line continues the prompt
     or only asks a question. `first_sentence` keeps the text before the first ". " too."""
-    line = _LIST_MARKER.sub("", output.split("\n")[0].strip(), count=1)
+    line = _NUMBERED_FIELD.split(output.split("\n")[0].strip(), maxsplit=1)[0]
+    line = _LIST_MARKER.sub("", line, count=1)
     if "?" in line and line.rsplit("?", 1)[1].strip():
         line = line.rsplit("?", 1)[1].strip()
     head, colon, tail = line.rpartition(":")
@@ -167,8 +173,8 @@ def _read_label(out: str, vocabulary: dict[str, str], opposite: dict[str, str]) 
 
 def _strict_nli(output: str, two_way: bool) -> str | None:
     line = first_line(output, first_sentence=True)
-    if line is None:
-        return None
+    if line is None or _NUMBERED_LIST.match(output.strip()):
+        return None  # "1) No True; 2) No True": answers to several questions, not one
     out = normalize(line)
     if _NLI_UNDECIDED.match(_strip_opener(out)):  # "can't tell": Neither, if that is a choice
         return None if two_way else "Neither"
@@ -196,8 +202,8 @@ def _yes_no_phrase(out: str) -> str | None:
 
 def _strict_sentiment(output: str, toxic: bool) -> str | None:
     line = first_line(output, first_sentence=True)
-    if line is None:
-        return None
+    if line is None or _NUMBERED_LIST.match(output.strip()):
+        return None  # a numbered list of answers is not one answer
     if _NON_ANSWER.match(_strip_opener(normalize(line))):
         return None
     return core_label(reply_lines(output) or line, _TOXIC if toxic else _SENTIMENT)
