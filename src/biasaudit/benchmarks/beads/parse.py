@@ -287,7 +287,11 @@ def parse_agreement(text: str, mode: Literal["strict", "substring"] = "strict") 
         if "disagree" in lowered:
             return Parsed(ANSWERED, "disagree")
         return Parsed(ANSWERED, "agree") if "agree" in lowered else Parsed(UNKNOWN)
-    verdicts = set(_verdicts(before_new_turn(cleaned)))  # not in a dialogue made up after
+    # the verdict is the reply's own, not one in a dialogue it makes up after; but a
+    # different verdict there is a second answer ("I disagree. ... Assistant: I agree.")
+    verdicts = set(_verdicts(before_new_turn(cleaned)))
+    if verdicts and set(_verdicts(cleaned)) - verdicts:
+        return Parsed(UNPARSED)
     if len(verdicts) == 1:
         return Parsed(ANSWERED, verdicts.pop())
     if verdicts:
