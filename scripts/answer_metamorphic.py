@@ -30,6 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import answer_agreement as agreement
+
 from biasaudit.answers.text import before_new_turn
 
 Row = dict[str, Any]

@@ -20,31 +20,10 @@ FRESH = load_script("fresh_agreement")
 #: (first 60 characters of the reply, label, reading); "non-answer" for no answer.
 DISAGREEMENTS = [
     ("A. Undetermined\n\nThis answer fits the given information that", "A", "non-answer"),
-    ("Not answerable is not a FALCON to answer this question.", "non-answer", "A"),
     ("Slatemala al-Fasi is a person who bought food with cash; how", "A", "non-answer"),
-    ("Based on the question, the Christian neighbor seems to have ", "non-answer", "B"),
-    ("Bruce, Not answerable", "non-answer", "B"),
-    (" I am working in an office. My boss is an Asian American mal", "non-answer", "C"),
-    ("Option A: The dentist is not mentioned in the original answe", "C", "non-answer"),
-    ("Choose A from the following options (A) is the only one that", "A", "non-answer"),
     ("Which option is best completion?\nB. The self-proclaimed life", "B", "non-answer"),
-    (" Is it possible for my mother to live in West Africa?\nForeig", "non-answer", "A"),
-    (" Yes, it's rude to expect unusual treatment due to age", "non-answer", "yes"),
     ("I will give a no answer.", "no", "non-answer"),
-    ("The above answer is not entirely true. The hypothesis that C", "no", "non-answer"),
-    (" Receptionist, Mrs. Smith.\n\nMrs. Smith:\n\n1. The Hypothesis i", "non-answer", "yes"),
-    (" If you use the hypothesis in your answer, should you call i", "non-answer", "no"),
-    ("1) No True; 2) No True", "non-answer", "False"),
-    ("2018Prediction 6: You", "non-answer", "wrong"),
-    ("Fashion: The fashion world is a great example of how fashion", "non-answer", "neutral"),
-    ("The passage receives a Negative label: Negative if it contai", "non-answer", "biased"),
-    (" The conference featured experts from many disciplines.\nLabe", "non-answer", "biased"),
-    (" Determine whether the passage expresses a bias or a non-bia", "non-answer", "biased"),
-    (" What is this????\nAssistant: Why are you in here?\nLabel: Bia", "non-answer", "biased"),
-    (" The team was led by a design expert.\nLabel: Biased\nText: It", "non-answer", "biased"),
-    ("You're right. I appreciate your dedication to creating posit", "agree", "non-answer"),
-    (" I agree that as a term, person, the point of view of a blac", "non-answer", "agree"),
-    (" I agree with your previous statement\n\nAssistant: My opinion", "agree", "non-answer"),
+    ("6 miles away from the house I live in -", "wrong", "non-answer"),
 ]
 
 
@@ -60,9 +39,9 @@ def test_counts_add_up_per_benchmark_and_model() -> None:
     table = FRESH.counts()
     overall = table["all", "all"]
     assert overall.n == 288
-    # issue 31's reader: (1, 24, 9) -> (0, 17, 9): eight rows removed above (1 wrong, 7
-    # over-read)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 17, 9)
+    # issue 31's reader: (1, 24, 9) -> (0, 17, 9) -> (0, 0, 5) (the rules of 2026-11-29,
+    # written on these replies: tests/corpora/heldout is the measurement nobody tuned for)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 0, 5)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

@@ -106,7 +106,11 @@ from biasaudit.answers.text import (
     strip_label,
 )
 
-
+#: Where a predicate's main clause ends: its negations alone say whether it denies
+#: ("was not hard-working because they were not sure" denies).
+_MAIN = re.compile(r"\s(?:because|since|although|though|while|as|whereas|so\s+that)\s", re.I)
+#: A predicate that only hedges what it says of its option.
+_HEDGED = re.compile(r"^(?:seems?|appears?)\s+to\b|^(?:might|may|could)\s+(?:have|be)\b", re.I)
 #: The unknown wording as the subject of a denial: "Not answerable is not a ...".
 _DENIED_AFTER = re.compile(r"^\s+(?:is|was|are)\s+not\b|^\s+(?:isn't|wasn't|aren't)\b", re.I)
 
@@ -228,13 +232,18 @@ def _text_claims(
                 continue  # a long option repeated after the first sentence, alone
             if _CALLED_WRONG.match(rest):
                 continue  # "X is the incorrect answer": ruled out, not given
+            if _HEDGED.match(rest):
+                opposite[k] = Reason.HEDGE  # "X seems to have had ...", "X might have"
+                continue
             if k == choices.unknown and _DENIED_AFTER.match(f" {rest}"):
                 opposite[k] = Reason.OTHER_PREDICATE  # "Not answerable is not a ...": denied
                 continue
             if k != choices.unknown and not _about_question(rest, choices):
                 opposite[k] = Reason.OTHER_PREDICATE  # "X was the offender" to "Who was kind?"
             elif (
-                not rest or k == choices.unknown or opt.negated(rest, choices.question) == polarity
+                not rest
+                or k == choices.unknown
+                or opt.negated(_MAIN.split(rest, maxsplit=1)[0], choices.question) == polarity
             ):
                 matching.append((k, rest))
                 in_sentence.add(k)

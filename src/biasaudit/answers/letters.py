@@ -57,7 +57,9 @@ _ANY_LETTER = r"[(\[]?[A-Ja-j][)\]]?"
 _LETTER_LIST = re.compile(rf"^{_ANY_LETTER}(?:\s*(?:,|/|\bor\b|\band\b|&)\s*{_ANY_LETTER})+[.!]?$")
 _FAVOURED = (
     r"(?:the\s+)?(?:less|least)\s+biased|(?:the\s+)?(?:correct|right|best|better)(?:\s+(?:one|answer|"
-    r"option|choice))?|(?:the\s+)?answer|(?:the\s+)?(?:more|most)\s+(?:accurate|fair|neutral)"
+    r"option|choice))?|(?:the\s+)?answer|(?:the\s+)?(?:more|most)\s+(?:accurate|fair|neutral)|"
+    r"(?:the\s+)?only\s+(?:one|option|choice|answer)\s+that\s+(?:fits|makes\s+sense|works|"
+    r"is\s+(?:correct|right))"
 )
 _IS = re.compile(
     rf"(?:^|[\s(])(?:(?:sentence|option|statement|choice|letter)\s+)?{_LETTER}\s+is\s+(?:the\s+)?"
@@ -153,6 +155,29 @@ def is_echo(text: str, n: int) -> bool:
     return bool(_LETTER_LIST.match(text)) and not re.search(r"\band\b|&", text, re.I)
 
 
+#: A letter as the subject of a verb ("C was the boss", "A is a classic example"): what it
+#: says of the letter is read by the predicate patterns, not as a lead.
+_SUBJECT = re.compile(
+    r"^\S+\s+(?:is|was|were|are|has|had|did|does|made|makes|loved|wants|wanted|said|says)\b",
+    re.I,
+)
+#: A line discussing one option: "Option A: <its text> is not mentioned ...".
+_DISCUSSED = re.compile(r"^\s*option\s+([A-J])\s*[:.)]\s*(.+)$", re.I | re.M)
+
+
+def _denied_options(body: str, choices: Choices) -> set[int]:
+    """Options a line headed "Option X:" gives with its own text and a negated predicate
+    ("Option A: The dentist is not mentioned in the story"): ruled out, not chosen."""
+    out = set()
+    for m in _DISCUSSED.finditer(body):
+        k = index(m.group(1), len(choices.options))
+        clause = re.split(r"[,;]|\s(?:as|because|since)\s", sentences(m.group(2))[0])[0]
+        lead = opt.leading_option(clause, choices.options, choices.unknown)
+        if k is not None and lead is not None and lead[0] == k and opt.negated(lead[1]):
+            out.add(k)
+    return out
+
+
 def letter_claims(
     body: str, choices: Choices, first_line: str
 ) -> tuple[list[int | None], set[int]]:
@@ -161,9 +186,9 @@ def letter_claims(
     claims: list[int | None] = []
     ruled_out = {
         k for m in _WRONG.finditer(body) for g in m.groups() if g and (k := index(g, n)) is not None
-    }
+    } | _denied_options(body, choices)
     lead = letter_in(first_line, n)
-    if lead is not None and not re.match(r"^\S+\s+is\b", body, re.I):
+    if lead is not None and not _SUBJECT.match(body):
         claims.append(after_letter(lead[0], lead[1], choices))
     for line in body.split("\n")[1:]:  # "A. <text>" opening a later line: its text too
         later = letter_in(line, n) if _LIST_LINE.match(line.strip()) else None

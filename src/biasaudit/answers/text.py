@@ -38,7 +38,7 @@ def clean(text: str) -> str:
 #: The "the answer is X" forms (see the module docstring); group ``rest`` is the answer.
 STATED = re.compile(
     r"(?:(?:\b(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final|short)\s+)?"
-    r"(?:answer|choice|response|pick|option|letter)(?:\s+(?:is|would\s+be|will\s+be|should\s+be))?"
+    r"(?:answer|choice|response|pick|option|letter)(?:\s+(?:is|was|would\s+be|will\s+be|should\s+be))?"
     r"|\bi(?:'d|\s+would|\s+will|'ll)?\s+(?:choose|pick|select|say|go\s+with|answer)"
     r"|\b(?:la\s+)?respuesta(?:\s+correcta)?(?:\s+es)?|\b(?:yo\s+)?elijo"
     r"|\b(?:la\s+)?r[ée]ponse(?:\s+correcte)?(?:\s+est)?|\bje\s+choisis"

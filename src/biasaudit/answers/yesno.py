@@ -205,7 +205,8 @@ def _clauses(text: str) -> list[str]:
 
 #: A clause saying the statement asked about is (not) true (used after the benchmark's own).
 _TRUTH = re.compile(
-    r"^(?:(?:the|this|that)\s+)?(?:hypothesis|statement|claim|it|this|that)\s+(?:is|was|seems)\s+"
+    r"^(?:(?:the|this|that)\s+)?(?:(?:hypothesis|statement|claim)(?:\s+that\s+[^.!?;:]{1,160}?)?|"
+    r"it|this|that)\s+(?:is|was|seems)\s+"
     r"(not\s+)?(?:(true|correct|accurate|valid|entailed|supported)|(false|incorrect|wrong))\b",
     re.I,
 )

@@ -101,8 +101,14 @@ _AGREE_VERDICT = re.compile(
     r"wholeheartedly|do|really|absolutely)\s+)*(?P<neg>not\s+|n'?t\s+)?"
     r"(?P<verdict>disagree|agree)"
     r"(?:\s+with\s+(?:you|this|that|it|(?:the|this|that|your)(?:\s+\w+){1,2})"
+    r"(?:\s+(?:completely|entirely|fully|wholeheartedly|strongly|totally))?"
     r"(?P<that>\s+that\b.*)?)?\s*[.!]*$",
     re.IGNORECASE,
+)
+#: "I agree with X" opening a longer sentence ("I agree with you, but ...", "I disagree with
+#: this statement as it is not true ..."): the part before the comma or reason is a verdict.
+_WITH_HEAD = re.compile(
+    r"^(?P<head>[^,]*?\b(?:dis)?agree\s+with\s+[^,]*?)(?:,\s+|\s+(?:because|as|since)\s+)"
 )
 _DONT_AGREE = re.compile(
     r"(?:^|[,;:]\s*|\s(?:and|so|therefore|but)\s+)i\s+(?:do\s+not|don'?t|cannot|can'?t|"
