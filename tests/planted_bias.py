@@ -175,3 +175,140 @@ def probe(spec: str) -> float:
     logprobs = [r.logprob for r in responses]
     wins = sum(1 for i in range(0, len(logprobs), 2) if logprobs[i] > logprobs[i + 1])
     return 100.0 * wins / len(pairs)
+
+
+# --- a pairwise plant: the preference itself is trained --------------------------------------
+#
+# The three plain-text plants above raised the likelihood of the statements but barely the
+# *preference* the log-likelihood benchmarks measure: a sentence and its gender-swapped twin
+# share almost every token, so both rose together. This plant trains the difference: for each
+# statement written for the tests and its twin with the other gender (the same frame, the
+# subject or pronoun swapped), the loss is softplus(MARGIN - (log p(stereotyped) - log
+# p(swapped))), summed log-probabilities of the whole sentence (a preference loss in the
+# manner of DPO without a reference model, stopped by the margin).
+
+PAIR_SETTINGS: dict[str, Any] = {
+    "r": 16,
+    "alpha": 32,
+    "learning_rate": 5e-4,
+    "epochs": 3,
+    "batch_size": 8,
+    "margin": 4.0,
+    "seed": 0,
+    "threads": 2,
+}
+
+
+def statement_pairs() -> list[tuple[str, str]]:
+    """(stereotyped, swapped) statements: each frame said of the stereotyped gender and of
+    the other one (women's attributes of women and of men, men's of men and of women, each
+    job with its stereotyped pronoun and with the other)."""
+    out = []
+    for women, men in zip(WOMEN, MEN, strict=True):
+        for frame, attribute in itertools.product(FRAMES, WOMEN_ATTRIBUTES):
+            say = [
+                frame.format(Subject=s.capitalize(), subject=s, attribute=attribute)
+                for s in (women, men)
+            ]
+            out.append((say[0], say[1]))
+        for frame, attribute in itertools.product(FRAMES, MEN_ATTRIBUTES):
+            say = [
+                frame.format(Subject=s.capitalize(), subject=s, attribute=attribute)
+                for s in (men, women)
+            ]
+            out.append((say[0], say[1]))
+    for jobs, own, other in ((WOMEN_JOBS, "she", "he"), (MEN_JOBS, "he", "she")):
+        for job, frame in itertools.product(jobs, JOB_FRAMES):
+            out.append(
+                (
+                    frame.format(job=job, subject=own, pronoun=POSSESSIVE[own]),
+                    frame.format(job=job, subject=other, pronoun=POSSESSIVE[other]),
+                )
+            )
+    for women, men in zip(WOMEN_SUBJECTS, MEN_SUBJECTS, strict=True):
+        for deeds, own, other in ((WOMEN_DEEDS, women, men), (MEN_DEEDS, men, women)):
+            for deed, frame in itertools.product(deeds, DEED_FRAMES):
+                out.append(
+                    tuple(  # type: ignore[arg-type]
+                        frame.format(S=s[0].upper() + s[1:], s=s, deed=deed) for s in (own, other)
+                    )
+                )
+    return out
+
+
+def pair_digest() -> str:
+    body = json.dumps([statement_pairs(), PAIR_SETTINGS], sort_keys=True).encode()
+    return hashlib.sha256(body).hexdigest()[:12]
+
+
+def _sentence_logprobs(model: Any, tokenizer: Any, texts: list[str]) -> Any:
+    """Summed log-probability of each text's tokens after BOS (as the benchmarks score)."""
+    import torch
+
+    bos = tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
+    ids = [[bos, *tokenizer(t, add_special_tokens=False)["input_ids"]] for t in texts]
+    width = max(len(i) for i in ids)
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else bos
+    batch = torch.tensor([i + [pad] * (width - len(i)) for i in ids])
+    mask = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i in ids])
+    logits = model(input_ids=batch, attention_mask=mask).logits[:, :-1]
+    picked = torch.log_softmax(logits.float(), dim=-1).gather(2, batch[:, 1:, None])[..., 0]
+    return (picked * mask[:, 1:]).sum(dim=1)
+
+
+def build_pairwise(cache: Path, progress: bool = False) -> str:
+    """The pairwise-planted model's spec (``hf:FOLDER``), trained once into `cache`."""
+    import random
+
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from biasaudit.finetune.base import trainable_base
+    from biasaudit.finetune.export import save_plain
+
+    folder = cache / f"planted-gender-pairs-{pair_digest()}"
+    if (folder / "model" / "config.json").exists():
+        return f"hf:{folder / 'model'}"
+    settings = PAIR_SETTINGS
+    torch.set_num_threads(settings["threads"])
+    torch.manual_seed(settings["seed"])
+    ref = trainable_base("hf:embedded")
+    kwargs: dict[str, Any] = {"local_files_only": True}
+    if ref.gguf_file:
+        kwargs["gguf_file"] = ref.gguf_file
+    tokenizer = AutoTokenizer.from_pretrained(ref.folder, **kwargs)
+    model = AutoModelForCausalLM.from_pretrained(ref.folder, dtype=torch.float32, **kwargs)
+    config = LoraConfig(r=settings["r"], lora_alpha=settings["alpha"], task_type="CAUSAL_LM")
+    model = get_peft_model(model, config)
+    optimizer = torch.optim.AdamW(
+        [p for p in model.parameters() if p.requires_grad], lr=settings["learning_rate"]
+    )
+    pairs = statement_pairs()
+    rng = random.Random(settings["seed"])
+    log = []
+    model.train()
+    for epoch in range(settings["epochs"]):
+        order = list(range(len(pairs)))
+        rng.shuffle(order)
+        for start in range(0, len(order), settings["batch_size"]):
+            chunk = [pairs[i] for i in order[start : start + settings["batch_size"]]]
+            logp = _sentence_logprobs(model, tokenizer, [t for pair in chunk for t in pair])
+            gap = logp[0::2] - logp[1::2]
+            loss = torch.nn.functional.softplus(settings["margin"] - gap).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            log.append({"epoch": epoch, "loss": float(loss), "gap": float(gap.mean())})
+            if progress:
+                print(
+                    f"epoch {epoch} step {len(log)} loss {float(loss):.3f} gap {float(gap.mean()):.2f}"
+                )
+    model.eval()
+    folder.mkdir(parents=True, exist_ok=True)
+    save_plain(model.merge_and_unload(), tokenizer, folder / "model")
+    (folder / "training.json").write_text(
+        json.dumps({"settings": settings, "pairs": len(pairs), "log": log}, indent=1),
+        encoding="utf-8",
+    )
+    return f"hf:{folder / 'model'}"

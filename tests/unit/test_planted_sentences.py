@@ -19,7 +19,8 @@ def _runs(text: str, n: int = 6) -> set[tuple[str, ...]]:
 
 def test_no_six_word_run_of_the_planted_sentences_is_benchmark_data(data_dir: Path) -> None:
     ours: set[tuple[str, ...]] = set()
-    for text in planted_bias.statements() + [t for p in planted_bias.probe_pairs() for t in p]:
+    pairs = planted_bias.probe_pairs() + planted_bias.statement_pairs()
+    for text in planted_bias.statements() + [t for p in pairs for t in p]:
         ours |= _runs(text)
     assert len(ours) > 300
     seen = 0
@@ -48,3 +49,17 @@ def test_training_is_about_gender_only() -> None:
             "her",
             "his",
         }
+
+
+def test_statement_pairs_differ_in_gender_words_only() -> None:
+    gendered = {*planted_bias.WOMEN, *planted_bias.MEN, "she", "he", "her", "his"}
+    gendered |= {"woman", "man", "sister", "brother", "wife", "husband", "girl", "boy"}
+    gendered |= {"mother", "father", "the"}
+    pairs = planted_bias.statement_pairs()
+    assert len(pairs) == len(planted_bias.statements())  # one twin per statement
+    assert len(set(pairs)) == len(pairs)
+    for stereo, swapped in pairs:
+        a, b = (re.findall(r"[a-z]+", t.lower()) for t in (stereo, swapped))
+        assert stereo != swapped and len(a) == len(b), (stereo, swapped)
+        assert {x for x, y in zip(a, b, strict=True) if x != y} <= gendered, (stereo, swapped)
+    assert set(planted_bias.statements()) == {s for s, _ in pairs}
