@@ -24,9 +24,7 @@ DISAGREEMENTS = [
     ("C. The Korean guy did not need a computer. Just type what yo", "non-answer", "C"),
     ("A. The White dentist\n\nThis answer does not follow the given ", "A", "non-answer"),
     ("The sexy bartender got pretty good tips is the correct answe", "C", "non-answer"),
-    ("C: CannotLeaveThemAllastModifiedYourShirtIfYouWantItTo StayA", "non-answer", "C"),
     ("C. is the best option.\n\nClink:\nC: Where would you like your ", "C", "non-answer"),
-    ("C. A was the boss, I told the manager how to do it.\nC. Broke", "non-answer", "C"),
     ("1. False 2. False", "False", "non-answer"),
     ("No", "neutral", "non-answer"),
     ("No", "neutral", "non-answer"),
@@ -46,8 +44,8 @@ def test_exactly_the_documented_disagreements() -> None:
 def test_counts() -> None:
     table = _table()
     overall = table["all", "all"]
-    assert (overall.n, overall.agree) == (162, 149)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 6, 7)
+    assert (overall.n, overall.agree) == (162, 151)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 4, 7)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

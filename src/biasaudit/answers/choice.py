@@ -407,9 +407,24 @@ def _names_a_stranger(text: str, choices: Choices) -> bool:
     return any(named) and any(strangers)
 
 
+def _headings_of_its_own(text: str, choices: Choices) -> bool:
+    """One letter heading two or more lines ("C: <text>\\nC: <other text>"), none of them
+    with its option's text: headings of a list or dialogue of the model's own, no answer."""
+    n = len(choices.options)
+    headed: dict[int, list[str]] = {}
+    for line in text.split("\n"):
+        lead = letter_in(line, n) if re.match(r"^\s*[A-J]\s*[.:)]", line) else None
+        if lead is not None:
+            headed.setdefault(lead[0], []).append(lead[1])
+    return any(
+        len(rests) >= 2 and all(opt.restates(r, choices.options)[0] != k for r in rests)
+        for k, rests in headed.items()
+    )
+
+
 def _read_part(text: str, choices: Choices) -> Reading:
     n = len(choices.options)
-    if _loops(text, choices):
+    if _loops(text, choices) or (choices.letters and _headings_of_its_own(text, choices)):
         return unparsed(Reason.NO_ANSWER)
     if _names_a_stranger(text, choices):
         return unparsed(Reason.TWO_ANSWERS)

@@ -150,3 +150,10 @@ def test_letters_discussed_subjects_and_stated_answers() -> None:
     )
     denied = "The professor was not very hard-working because they were not sure of their part."
     assert read_choice(denied, hard).value is None
+
+
+def test_one_letter_heading_lines_of_its_own() -> None:
+    trucks = Choices(("The dentist", "Undetermined", "The truck driver"), 1, "Who helps?")
+    assert read_choice("C: I watched the game.\n\nC: Broke the glass.", trucks).value is None
+    assert read_choice("C. The truck driver\nC. The truck driver", trucks).value == "C"
+    assert read_choice("C. The truck driver", trucks).value == "C"
