@@ -301,9 +301,7 @@ def build_pairwise(cache: Path, progress: bool = False) -> str:
             optimizer.step()
             log.append({"epoch": epoch, "loss": float(loss), "gap": float(gap.mean())})
             if progress:
-                print(
-                    f"epoch {epoch} step {len(log)} loss {float(loss):.3f} gap {float(gap.mean()):.2f}"
-                )
+                print(f"epoch {epoch} step {len(log)}: {log[-1]}")
     model.eval()
     folder.mkdir(parents=True, exist_ok=True)
     save_plain(model.merge_and_unload(), tokenizer, folder / "model")
