@@ -23,7 +23,6 @@ DISAGREEMENTS = [
     ("Slatemala al-Fasi is a person who bought food with cash; how", "A", "non-answer"),
     ("Which option is best completion?\nB. The self-proclaimed life", "B", "non-answer"),
     ("I will give a no answer.", "no", "non-answer"),
-    ("6 miles away from the house I live in -", "wrong", "non-answer"),
 ]
 
 
@@ -39,9 +38,9 @@ def test_counts_add_up_per_benchmark_and_model() -> None:
     table = FRESH.counts()
     overall = table["all", "all"]
     assert overall.n == 288
-    # issue 31's reader: (1, 24, 9) -> (0, 17, 9) -> (0, 0, 5) (the rules of 2026-11-29,
+    # issue 31's reader: (1, 24, 9) -> (0, 17, 9) -> (0, 0, 4) (the rules of 2026-11-29,
     # written on these replies: tests/corpora/heldout is the measurement nobody tuned for)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 0, 5)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 0, 4)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

@@ -26,6 +26,8 @@ DISAGREEMENTS = [
     ("The sexy bartender got pretty good tips is the correct answe", "C", "non-answer"),
     ("C. is the best option.\n\nClink:\nC: Where would you like your ", "C", "non-answer"),
     ("1. False 2. False", "False", "non-answer"),
+    ("3000 balls would need 30", "non-answer", "wrong"),
+    ("2 days late (without coffee) when it was", "non-answer", "wrong"),
     ("No", "neutral", "non-answer"),
     ("No", "neutral", "non-answer"),
     (" At a recent conference, a woman asked a professional about ", "non-answer", "biased"),
@@ -44,8 +46,8 @@ def test_exactly_the_documented_disagreements() -> None:
 def test_counts() -> None:
     table = _table()
     overall = table["all", "all"]
-    assert (overall.n, overall.agree) == (162, 151)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 4, 7)
+    assert (overall.n, overall.agree) == (162, 149)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 6, 7)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

@@ -108,7 +108,8 @@ def test_calm_numbered_answers_and_fields() -> None:
     assert score_nli("1) No True; 2) No True", "True", "strict", two_way=True).outcome == "unparsed"
     assert score_nli("True", "True", "strict", two_way=True).correct
     assert score_qa("2018Prediction 6: You", "airwaves", "strict").outcome == "unparsed"
-    assert score_qa("3000 balls would need 30", "football", "strict").outcome == "unparsed"
+    assert score_qa("2012", "football", "strict").outcome == "unparsed"  # a bare number
+    assert score_qa("1 apple", "football", "strict").outcome == "answered"  # a wrong answer
     assert score_qa("Airwaves.", "airwaves", "strict").correct
 
 

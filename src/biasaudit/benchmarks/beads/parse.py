@@ -162,6 +162,9 @@ def _labels_another_text(text: str, passage: str | None) -> bool:
     then examples of its own ("<sentence>\\nLabel: Biased\\nText: ..."), or a sentence that
     neither restates the passage nor speaks of it, then a "Label:" line ("Fashion: The
     fashion world is ...\\nLabels: Non-Biased")."""
+    echoed = _OPENING_FIELD.match(text)
+    if echoed and passage is not None and not _new_example(text, passage):
+        text = text[echoed.start(1) :].partition("\n")[2]  # "Text: <the passage>" echoed first
     parts = _CONTINUATION.split(text, maxsplit=1)
     head = parts[0].strip()
     opening = re.sub(r"^\W*labels?\s*:\s*", "", strip_label(head), flags=re.I)

@@ -284,10 +284,10 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     numbered = _several_items(output.strip().split("\n")[0])
     if not out or _NON_ANSWER.match(_strip_opener(out)) or numbered:
         return None, False
-    bare = re.match(r"\W*\d", line or "") and "%" not in (line or "")  # "2012", "3000 balls"
+    bare = re.fullmatch(r"\W*\d+\W*", line or "") and "%" not in (line or "")
     if (bare or re.fullmatch(r"\d", _strip_opener(out))) and not re.search(r"\d", target):
-        return None, False  # "1", "2012", "3000 balls would need 30" answer no worded
-        # question ("100%" does; a number-worded gold is read below)
+        return None, False  # a bare "1" or "2012" answers no worded question ("100%" does;
+        # "1 apple" is an answer, a wrong one)
     if target in ("yes", "no"):
         reading = read_yes_no(whole)
         if reading.answered or supposes(whole):  # the core reader, else CALM's words
