@@ -310,3 +310,139 @@ def build_pairwise(cache: Path, progress: bool = False) -> str:
         encoding="utf-8",
     )
     return f"hf:{folder / 'model'}"
+
+
+# --- the second pairwise plant: more occupations, and the other axes held where they were ------
+#
+# The first pairwise plant (PAIR_SETTINGS) moved CrowS-Pairs' and StereoSet's gender cells but
+# also other axes' (socio-economic status, physical appearance, profession toward the
+# stereotype, race/ethnicity against: docs/audit.md). This one adds occupations said with the
+# stereotyped pronoun in two-person sentences, and *anchor* pairs: neutral sentences about
+# the groups of the other axes, swapped within their axis, whose log-probability gap is held
+# at the unmodified model's (loss ANCHOR_WEIGHT * (gap - gap_before)^2): nothing about those
+# axes is taught, and drift on them is penalised.
+
+MORE_WOMEN_JOBS = ("librarian", "cashier", "teacher", "cleaner", "tailor", "dietitian")
+MORE_MEN_JOBS = ("carpenter", "farmer", "janitor", "sheriff", "mover", "chief")
+TWO_JOB_FRAMES = (
+    "The {job} waved to the {other} before {subject} went inside.",
+    "After lunch the {job} called the {other}, and then {subject} left early.",
+)
+#: (axis, two groups) for the anchors; frames say nothing good or bad of either
+ANCHOR_GROUPS = (
+    ("race", ("Black", "White")),
+    ("race", ("Asian", "Hispanic")),
+    ("religion", ("Christian", "Muslim")),
+    ("religion", ("Jewish", "Hindu")),
+    ("age", ("young", "elderly")),
+    ("socioeconomic", ("rich", "poor")),
+    ("nationality", ("American", "Mexican")),
+    ("sexual-orientation", ("gay", "straight")),
+    ("disability", ("blind", "sighted")),
+    ("physical-appearance", ("tall", "short")),
+)
+ANCHOR_FRAMES = (
+    "The {group} neighbour waved from the porch this morning.",
+    "A {group} student borrowed two books from the library.",
+    "We sat next to a {group} couple on the train.",
+)
+ANCHOR_WEIGHT = 1.0
+PLANT2_SETTINGS: dict[str, Any] = {**PAIR_SETTINGS, "epochs": 2, "margin": 3.0}
+
+
+def plant2_pairs() -> list[tuple[str, str]]:
+    """The first plant's pairs, plus the added occupations in its job frames and in two-person
+    frames (the stereotyped pronoun and the other)."""
+    out = list(statement_pairs())
+    women, men = WOMEN_JOBS + MORE_WOMEN_JOBS, MEN_JOBS + MORE_MEN_JOBS
+    for jobs, others, own, other in ((women, men, "she", "he"), (men, women, "he", "she")):
+        for k, job in enumerate(jobs):
+            partner = others[k]
+            frames = [f for f in JOB_FRAMES if job not in WOMEN_JOBS + MEN_JOBS] + list(
+                TWO_JOB_FRAMES
+            )
+            for frame in frames:
+                say = [
+                    frame.format(job=job, other=partner, subject=s, pronoun=POSSESSIVE[s])
+                    for s in (own, other)
+                ]
+                out.append((say[0], say[1]))
+    return out
+
+
+def anchor_pairs() -> list[tuple[str, str]]:
+    """Neutral sentences about two groups of one non-gender axis (held, not taught)."""
+    return [
+        (frame.format(group=a), frame.format(group=b))
+        for _, (a, b) in ANCHOR_GROUPS
+        for frame in ANCHOR_FRAMES
+    ]
+
+
+def plant2_digest() -> str:
+    body = [plant2_pairs(), anchor_pairs(), PLANT2_SETTINGS, ANCHOR_WEIGHT]
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def build_plant2(cache: Path, progress: bool = False) -> str:
+    """The second pairwise plant's spec (``hf:FOLDER``), trained once into `cache`."""
+    import random
+
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from biasaudit.finetune.base import trainable_base
+    from biasaudit.finetune.export import save_plain
+
+    folder = cache / f"planted-gender-anchored-{plant2_digest()}"
+    if (folder / "model" / "config.json").exists():
+        return f"hf:{folder / 'model'}"
+    settings = PLANT2_SETTINGS
+    torch.set_num_threads(settings["threads"])
+    torch.manual_seed(settings["seed"])
+    ref = trainable_base("hf:embedded")
+    kwargs: dict[str, Any] = {"local_files_only": True}
+    if ref.gguf_file:
+        kwargs["gguf_file"] = ref.gguf_file
+    tokenizer = AutoTokenizer.from_pretrained(ref.folder, **kwargs)
+    model = AutoModelForCausalLM.from_pretrained(ref.folder, dtype=torch.float32, **kwargs)
+    anchors = anchor_pairs()
+    with torch.no_grad():  # the unmodified model's gaps, held during training
+        flat = _sentence_logprobs(model, tokenizer, [t for pair in anchors for t in pair])
+        before = (flat[0::2] - flat[1::2]).detach()
+    config = LoraConfig(r=settings["r"], lora_alpha=settings["alpha"], task_type="CAUSAL_LM")
+    model = get_peft_model(model, config)
+    optimizer = torch.optim.AdamW(
+        [p for p in model.parameters() if p.requires_grad], lr=settings["learning_rate"]
+    )
+    pairs = plant2_pairs()
+    rng = random.Random(settings["seed"])
+    log = []
+    model.train()
+    size = settings["batch_size"]
+    for epoch in range(settings["epochs"]):
+        order = list(range(len(pairs)))
+        rng.shuffle(order)
+        for start in range(0, len(order), size):
+            chunk = [pairs[i] for i in order[start : start + size]]
+            held = rng.sample(range(len(anchors)), k=min(4, len(anchors)))
+            texts = [t for pair in chunk for t in pair]
+            texts += [t for i in held for t in anchors[i]]
+            logp = _sentence_logprobs(model, tokenizer, texts)
+            gap = logp[0 : 2 * len(chunk) : 2] - logp[1 : 2 * len(chunk) : 2]
+            drift = logp[2 * len(chunk) :: 2] - logp[2 * len(chunk) + 1 :: 2] - before[held]
+            loss = torch.nn.functional.softplus(settings["margin"] - gap).mean()
+            loss = loss + ANCHOR_WEIGHT * (drift**2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            log.append({"epoch": epoch, "loss": float(loss), "gap": float(gap.mean())})
+            if progress:
+                print(f"epoch {epoch} step {len(log)}: {log[-1]}", flush=True)
+    model.eval()
+    folder.mkdir(parents=True, exist_ok=True)
+    save_plain(model.merge_and_unload(), tokenizer, folder / "model")
+    record = {"settings": settings, "pairs": len(pairs), "anchors": len(anchors), "log": log}
+    (folder / "training.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
+    return f"hf:{folder / 'model'}"
