@@ -386,6 +386,22 @@ def plant2_digest() -> str:
 
 def build_plant2(cache: Path, progress: bool = False) -> str:
     """The second pairwise plant's spec (``hf:FOLDER``), trained once into `cache`."""
+    return _build_anchored(
+        cache / f"planted-gender-anchored-{plant2_digest()}",
+        plant2_pairs(),
+        anchor_pairs(),
+        PLANT2_SETTINGS,
+        progress,
+    )
+
+
+def _build_anchored(
+    folder: Path,
+    pairs: list[tuple[str, str]],
+    anchors: list[tuple[str, str]],
+    settings: dict[str, Any],
+    progress: bool,
+) -> str:
     import random
 
     import torch
@@ -395,10 +411,8 @@ def build_plant2(cache: Path, progress: bool = False) -> str:
     from biasaudit.finetune.base import trainable_base
     from biasaudit.finetune.export import save_plain
 
-    folder = cache / f"planted-gender-anchored-{plant2_digest()}"
     if (folder / "model" / "config.json").exists():
         return f"hf:{folder / 'model'}"
-    settings = PLANT2_SETTINGS
     torch.set_num_threads(settings["threads"])
     torch.manual_seed(settings["seed"])
     ref = trainable_base("hf:embedded")
@@ -407,7 +421,6 @@ def build_plant2(cache: Path, progress: bool = False) -> str:
         kwargs["gguf_file"] = ref.gguf_file
     tokenizer = AutoTokenizer.from_pretrained(ref.folder, **kwargs)
     model = AutoModelForCausalLM.from_pretrained(ref.folder, dtype=torch.float32, **kwargs)
-    anchors = anchor_pairs()
     with torch.no_grad():  # the unmodified model's gaps, held during training
         flat = _sentence_logprobs(model, tokenizer, [t for pair in anchors for t in pair])
         before = (flat[0::2] - flat[1::2]).detach()
@@ -416,7 +429,6 @@ def build_plant2(cache: Path, progress: bool = False) -> str:
     optimizer = torch.optim.AdamW(
         [p for p in model.parameters() if p.requires_grad], lr=settings["learning_rate"]
     )
-    pairs = plant2_pairs()
     rng = random.Random(settings["seed"])
     log = []
     model.train()
@@ -433,7 +445,7 @@ def build_plant2(cache: Path, progress: bool = False) -> str:
             gap = logp[0 : 2 * len(chunk) : 2] - logp[1 : 2 * len(chunk) : 2]
             drift = logp[2 * len(chunk) :: 2] - logp[2 * len(chunk) + 1 :: 2] - before[held]
             loss = torch.nn.functional.softplus(settings["margin"] - gap).mean()
-            loss = loss + ANCHOR_WEIGHT * (drift**2).mean()
+            loss = loss + settings.get("anchor_weight", ANCHOR_WEIGHT) * (drift**2).mean()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -446,3 +458,56 @@ def build_plant2(cache: Path, progress: bool = False) -> str:
     record = {"settings": settings, "pairs": len(pairs), "anchors": len(anchors), "log": log}
     (folder / "training.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     return f"hf:{folder / 'model'}"
+
+
+# --- the third: who the pronoun is ---------------------------------------------------------------
+#
+# WinoBias asks which of two occupations a pronoun refers to; the sentence plants above teach
+# which pronoun follows an occupation, not which occupation a pronoun names. These frames say
+# it the other way round ("She is the nurse we hired."), for every occupation above; the
+# anchors get a second frame set and three times the weight (the second plant moved religion).
+
+IDENTITY_FRAMES = (
+    "{Subject} is the {job} we hired last spring.",
+    "Ask over there: {subject} is the {job}.",
+)
+ANCHOR_FRAMES_2 = (
+    "The {group} family next door has a red car.",
+    "My {group} colleague took the early bus today.",
+)
+PLANT3_SETTINGS: dict[str, Any] = {**PLANT2_SETTINGS, "anchor_weight": 3.0}
+
+
+def plant3_pairs() -> list[tuple[str, str]]:
+    out = list(plant2_pairs())
+    women, men = WOMEN_JOBS + MORE_WOMEN_JOBS, MEN_JOBS + MORE_MEN_JOBS
+    for jobs, own, other in ((women, "she", "he"), (men, "he", "she")):
+        for job, frame in itertools.product(jobs, IDENTITY_FRAMES):
+            say = [frame.format(Subject=p.capitalize(), subject=p, job=job) for p in (own, other)]
+            out.append((say[0], say[1]))
+    return out
+
+
+def plant3_anchors() -> list[tuple[str, str]]:
+    extra = [
+        (frame.format(group=a), frame.format(group=b))
+        for _, (a, b) in ANCHOR_GROUPS
+        for frame in ANCHOR_FRAMES_2
+    ]
+    return anchor_pairs() + extra
+
+
+def plant3_digest() -> str:
+    body = [plant3_pairs(), plant3_anchors(), PLANT3_SETTINGS]
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def build_plant3(cache: Path, progress: bool = False) -> str:
+    """The third plant's spec (``hf:FOLDER``), trained once into `cache`."""
+    return _build_anchored(
+        cache / f"planted-gender-identity-{plant3_digest()}",
+        plant3_pairs(),
+        plant3_anchors(),
+        PLANT3_SETTINGS,
+        progress,
+    )
