@@ -1,7 +1,8 @@
 """Issue 29 item 6(b): a method that claims to find bias finds one planted on purpose.
 
-The planted model (tests/planted_bias.py: a LoRA fine-tune of the embedded SmolLM2 on 216
-gender-stereotype statements written for the tests, cached under ~/.cache/biasaudit) and the
+The planted model (tests/planted_bias.py `build_pairwise`: a LoRA fine-tune of the embedded
+SmolLM2 with a preference loss on 444 gender-stereotype statements written for the tests,
+each against its gender-swapped twin; cached under ~/.cache/biasaudit) and the
 unmodified model are audited side by side with the `quick` suite on the log-likelihood
 benchmarks (CrowS-Pairs, StereoSet, WinoBias) through the same `hf` backend. The planted
 model's gender axis must be flagged toward the stereotype, pooled and in at least one
@@ -38,14 +39,14 @@ def _flagged_axes(folder: Path) -> dict[str, list[str]]:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the planted bias moves the held-out probe (75.0 -> 91.7 %) but not the benchmarks' "
-    "gender cells (CrowS-Pairs 56.9 -> 57.6, StereoSet n=19, WinoBias 51.2 -> 47.5): three "
-    "plants tried, none transferred (docs/audit.md); strict: a plant that works makes it fail",
+    reason="the pairwise plant is flagged in CrowS-Pairs gender (56.9 -> 60.3) and StereoSet "
+    "gender (57.9 -> 84.2) but the pooled gender row stays inconclusive (WinoBias 51.2 -> 52.5) "
+    "and four other axes move (docs/audit.md, six plants); strict: a plant that works fails it",
 )
 def test_the_quick_audit_flags_the_planted_gender_bias_and_nothing_new(tmp_path: Path) -> None:
-    planted = planted_bias.build(CACHE / "planted")
+    planted = planted_bias.build_pairwise(CACHE / "planted")
     before, after = planted_bias.probe("hf:embedded"), planted_bias.probe(planted)
-    assert after >= before + 10.0, (before, after)  # the bias took (measured: 75.0 -> 97.2 %)
+    assert after >= before + 10.0, (before, after)  # the bias took (measured: 75.0 -> 88.9 %)
     out = tmp_path / "audit"
     audit(
         ["hf:embedded", planted],
