@@ -7,6 +7,7 @@ import inspect
 import json
 import math
 import re
+import typing
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -40,6 +41,7 @@ def parse_options(model: type[M], options: dict[str, Any], owner: str) -> M:
             raise UnknownNameError(
                 f"unknown option '{key}' for {owner}{hint} (known: {', '.join(known) or 'none'})"
             )
+    options = {key: _as_list(model, key, value) for key, value in options.items()}
     try:
         parsed = model.model_validate(options)
     except ValidationError as exc:
@@ -50,6 +52,16 @@ def parse_options(model: type[M], options: dict[str, Any], owner: str) -> M:
     if bad is not None:  # -O temperature=inf / nan: a float, but no setting
         raise BiasauditError(f"option '{bad}' for {owner}: must be a finite number")
     return parsed
+
+
+def _as_list(model: type[BaseModel], key: str, value: Any) -> Any:
+    """A comma-separated string for a list option is its items ("splits=intrasentence",
+    "tasks=nli,qa"); JSON lists and every other value pass unchanged."""
+    if not isinstance(value, str):
+        return value
+    if typing.get_origin(model.model_fields[key].annotation) not in (list, tuple, set):
+        return value
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 def _type_name(annotation: Any) -> str:

@@ -73,3 +73,21 @@ def test_unknown_option_suggests() -> None:
 def test_invalid_option_value_is_one_line() -> None:
     with pytest.raises(BiasauditError, match="option 'limit_groups' for stop"):
         parse_options(_Opts, {"limit_groups": "many"}, "stop")
+
+
+def test_a_comma_separated_value_of_a_list_option_is_its_items() -> None:
+    from biasaudit.benchmarks.stereoset.benchmark import StereoSetOptions
+    from biasaudit.options import parse_options
+
+    one = parse_options(StereoSetOptions, {"splits": "intrasentence"}, "stereoset")
+    assert one.splits == ["intrasentence"]
+    two = parse_options(StereoSetOptions, {"splits": "intersentence, intrasentence"}, "stereoset")
+    assert two.splits == ["intersentence", "intrasentence"]
+    listed = parse_options(StereoSetOptions, {"splits": ["intrasentence"]}, "stereoset")
+    assert listed.splits == ["intrasentence"]
+    with pytest.raises(BiasauditError, match="splits"):
+        parse_options(StereoSetOptions, {"splits": "intra"}, "stereoset")
+    # a string option keeps its commas
+    assert (
+        parse_options(StereoSetOptions, {"scorer": "loglikelihood"}, "s").scorer == "loglikelihood"
+    )
