@@ -258,58 +258,8 @@ def _sentence_logprobs(model: Any, tokenizer: Any, texts: list[str]) -> Any:
 
 def build_pairwise(cache: Path, progress: bool = False) -> str:
     """The pairwise-planted model's spec (``hf:FOLDER``), trained once into `cache`."""
-    import random
-
-    import torch
-    from peft import LoraConfig, get_peft_model
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from biasaudit.finetune.base import trainable_base
-    from biasaudit.finetune.export import save_plain
-
     folder = cache / f"planted-gender-pairs-{pair_digest()}"
-    if (folder / "model" / "config.json").exists():
-        return f"hf:{folder / 'model'}"
-    settings = PAIR_SETTINGS
-    torch.set_num_threads(settings["threads"])
-    torch.manual_seed(settings["seed"])
-    ref = trainable_base("hf:embedded")
-    kwargs: dict[str, Any] = {"local_files_only": True}
-    if ref.gguf_file:
-        kwargs["gguf_file"] = ref.gguf_file
-    tokenizer = AutoTokenizer.from_pretrained(ref.folder, **kwargs)
-    model = AutoModelForCausalLM.from_pretrained(ref.folder, dtype=torch.float32, **kwargs)
-    config = LoraConfig(r=settings["r"], lora_alpha=settings["alpha"], task_type="CAUSAL_LM")
-    model = get_peft_model(model, config)
-    optimizer = torch.optim.AdamW(
-        [p for p in model.parameters() if p.requires_grad], lr=settings["learning_rate"]
-    )
-    pairs = statement_pairs()
-    rng = random.Random(settings["seed"])
-    log = []
-    model.train()
-    for epoch in range(settings["epochs"]):
-        order = list(range(len(pairs)))
-        rng.shuffle(order)
-        for start in range(0, len(order), settings["batch_size"]):
-            chunk = [pairs[i] for i in order[start : start + settings["batch_size"]]]
-            logp = _sentence_logprobs(model, tokenizer, [t for pair in chunk for t in pair])
-            gap = logp[0::2] - logp[1::2]
-            loss = torch.nn.functional.softplus(settings["margin"] - gap).mean()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            log.append({"epoch": epoch, "loss": float(loss), "gap": float(gap.mean())})
-            if progress:
-                print(f"epoch {epoch} step {len(log)}: {log[-1]}")
-    model.eval()
-    folder.mkdir(parents=True, exist_ok=True)
-    save_plain(model.merge_and_unload(), tokenizer, folder / "model")
-    (folder / "training.json").write_text(
-        json.dumps({"settings": settings, "pairs": len(pairs), "log": log}, indent=1),
-        encoding="utf-8",
-    )
-    return f"hf:{folder / 'model'}"
+    return _build_anchored(folder, statement_pairs(), [], PAIR_SETTINGS, progress)
 
 
 # --- the second pairwise plant: more occupations, and the other axes held where they were ------
@@ -385,7 +335,8 @@ def plant2_digest() -> str:
 
 
 def build_plant2(cache: Path, progress: bool = False) -> str:
-    """The second pairwise plant's spec (``hf:FOLDER``), trained once into `cache`."""
+    """The second pairwise plant's spec (``hf:FOLDER``), trained once into `cache`: the
+    first plant's loop, with anchors."""
     return _build_anchored(
         cache / f"planted-gender-anchored-{plant2_digest()}",
         plant2_pairs(),
@@ -421,9 +372,11 @@ def _build_anchored(
         kwargs["gguf_file"] = ref.gguf_file
     tokenizer = AutoTokenizer.from_pretrained(ref.folder, **kwargs)
     model = AutoModelForCausalLM.from_pretrained(ref.folder, dtype=torch.float32, **kwargs)
-    with torch.no_grad():  # the unmodified model's gaps, held during training
-        flat = _sentence_logprobs(model, tokenizer, [t for pair in anchors for t in pair])
-        before = (flat[0::2] - flat[1::2]).detach()
+    before = torch.zeros(0)
+    if anchors:
+        with torch.no_grad():  # the unmodified model's gaps, held during training
+            flat = _sentence_logprobs(model, tokenizer, [t for pair in anchors for t in pair])
+            before = (flat[0::2] - flat[1::2]).detach()
     config = LoraConfig(r=settings["r"], lora_alpha=settings["alpha"], task_type="CAUSAL_LM")
     model = get_peft_model(model, config)
     optimizer = torch.optim.AdamW(
@@ -445,7 +398,8 @@ def _build_anchored(
             gap = logp[0 : 2 * len(chunk) : 2] - logp[1 : 2 * len(chunk) : 2]
             drift = logp[2 * len(chunk) :: 2] - logp[2 * len(chunk) + 1 :: 2] - before[held]
             loss = torch.nn.functional.softplus(settings["margin"] - gap).mean()
-            loss = loss + settings.get("anchor_weight", ANCHOR_WEIGHT) * (drift**2).mean()
+            if held:
+                loss = loss + settings.get("anchor_weight", ANCHOR_WEIGHT) * (drift**2).mean()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
