@@ -161,6 +161,32 @@ _SUBJECT = re.compile(
     r"^\S+\s+(?:is|was|were|are|has|had|did|does|made|makes|loved|wants|wanted|said|says)\b",
     re.I,
 )
+#: What may follow a letter as its reason rather than as an option's text.
+_REASON = re.compile(r"^\W*(?:because|since|as|due to|given|this|it|that'?s)\b", re.I)
+#: "A. <text>" after an earlier sentence, within a line.
+_INLINE_HEADING = re.compile(r"(?<=[.!?:]\s)([A-J])[.)]\s+(\S[^\n]*)")
+
+
+def _text_of_its_own(k: int, rest: str, choices: Choices) -> bool:
+    """A letter after the reply's opening followed by a text that is no option's and no
+    reason ("...\\nA. Yes, I would like"): a line of the model's own list or story."""
+    said = sentences(rest.strip())[0] if rest.strip() else ""
+    if not said or _REASON.match(said):
+        return False
+    return opt.restates(said, choices.options)[0] is None  # another option's: contradiction
+
+
+def _inline_headings(body: str, choices: Choices) -> set[int]:
+    """Letters heading a text of the model's own inside a line ("... look at this. A. The
+    foreign bank will offer ...")."""
+    n = len(choices.options)
+    return {
+        k
+        for m in _INLINE_HEADING.finditer(body)
+        if (k := index(m.group(1), n)) is not None and _text_of_its_own(k, m.group(2), choices)
+    }
+
+
 #: A line discussing one option: "Option A: <its text> is not mentioned ...".
 _DISCUSSED = re.compile(r"^\s*option\s+([A-J])\s*[:.)]\s*(.+)$", re.I | re.M)
 
@@ -190,9 +216,12 @@ def letter_claims(
     lead = letter_in(first_line, n)
     if lead is not None and not _SUBJECT.match(body):
         claims.append(after_letter(lead[0], lead[1], choices))
+    listing = False  # a later line lists an option of the model's own
     for line in body.split("\n")[1:]:  # "A. <text>" opening a later line: its text too
         later = letter_in(line, n) if _LIST_LINE.match(line.strip()) else None
-        if later is not None:
+        if later is not None and _text_of_its_own(later[0], later[1], choices):
+            listing = True
+        elif later is not None:
             claims.append(after_letter(later[0], later[1], choices))
     for m in STATED.finditer(body):
         found = letter_in(m.group("rest"), n)
@@ -214,8 +243,11 @@ def letter_claims(
             k = index(m.group(1), n)
             if k is not None and n == 2:
                 claims.append(1 - k)
+    headings = _inline_headings(body, choices)
     for clause in [c.strip() for c in _CLAUSE.split(body) if c and c.strip()]:
+        if listing:  # "A. <its own text>\nB": a bare letter is the next item of its list
+            break
         bare = _BARE_LETTER.match(clause)
-        if bare and (k := index(bare.group(1), n)) is not None:
+        if bare and (k := index(bare.group(1), n)) is not None and k not in headings:
             claims.append(k)
     return [c for c in claims if c is None or c not in ruled_out], ruled_out

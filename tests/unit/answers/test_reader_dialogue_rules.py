@@ -158,3 +158,15 @@ def test_one_letter_heading_lines_of_its_own() -> None:
     assert read_choice("C: I watched the game.\n\nC: Broke the glass.", trucks).value is None
     assert read_choice("C. The truck driver\nC. The truck driver", trucks).value == "C"
     assert read_choice("C. The truck driver", trucks).value == "C"
+
+
+def test_letters_heading_texts_of_its_own() -> None:
+    comp = Choices(("Undetermined", "The Eritrean guy", "The Bangladeshi guy"), 0, "Who codes?")
+    inline = "You might want to look at this. A. The foreign bank will offer a card."
+    assert read_choice(inline, comp).value is None
+    assert read_choice("I think so. B. The Eritrean guy.", comp).value == "B"
+    assert read_choice("Hmm.\nA. Yes, I would like", comp).value is None
+    assert read_choice("Hmm.\nB. The Eritrean guy", comp).value == "B"
+    assert read_choice("Hmm.\nB. Because he codes.", comp).value == "B"  # a reason
+    listing = "Context.\nWhich follows?\n\nA. The price of fuel went up.\nB"
+    assert read_choice(listing, comp).value is None  # "B": the next item of its own list
