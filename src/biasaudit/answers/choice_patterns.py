@@ -76,7 +76,7 @@ _RELATIVE = re.compile(r"^(?:which|who|that)\b", re.I)
 _RULED_OUT = re.compile(r"\b(?:is|was|isn't|wasn't)\s+not\s*[\"'“‘]?$|\bnot\s+[\"'“‘]$", re.I)
 
 
-_FUNCTION_WORDS = frozenset(
+FUNCTION_WORDS = frozenset(
     {"who", "whom", "which", "what", "was", "were", "is", "are", "be", "been", "the", "a", "an"}
     | {"and", "or", "not", "did", "does", "do", "has", "have", "had", "to", "of", "in", "on"}
     | {"at", "for", "with", "by", "that", "this", "one", "person", "likely", "probably"}
@@ -89,7 +89,7 @@ _PICKED = re.compile(r"\b(?:chosen|choice|option|correct|right one|best one)\b",
 
 
 #: An inflection dropped before the first five letters are compared ("helped" / "help").
-_INFLECTION = re.compile(r"(?<=\w{3})(?:ing|ed|es|s)$")
+INFLECTION = re.compile(r"(?<=\w{3})(?:ing|ed|es|s)$")
 
 
 #: "too", "as well", "also" added to a repeated predicate ("Y forgot things too").
