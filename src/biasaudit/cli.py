@@ -176,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="benchmark option, BENCHMARK.KEY=VALUE with several (repeatable)",
+        help="benchmark option, BENCHMARK.KEY=VALUE with several (repeatable); a list "
+        "option takes a JSON list or comma-separated items (splits=intrasentence)",
     )
     run.add_argument("--output", "-o", help="run directory for results.json and samples.jsonl")
     run.add_argument("--seed", type=int, default=0)
