@@ -170,3 +170,34 @@ def test_letters_heading_texts_of_its_own() -> None:
     assert read_choice("Hmm.\nB. Because he codes.", comp).value == "B"  # a reason
     listing = "Context.\nWhich follows?\n\nA. The price of fuel went up.\nB"
     assert read_choice(listing, comp).value is None  # "B": the next item of its own list
+
+
+def test_knows_other_compares_the_wh_word_and_the_content() -> None:
+    from biasaudit.answers.choice_forms import knows_other
+
+    quiet = "Which person spoke more quietly?"
+    assert knows_other(" what he", quiet)  # another wh-word, nothing of the question
+    assert not knows_other(" which one", quiet)  # the question's own wh-word
+    assert not knows_other(" what she said quietly", quiet)  # a word of the question
+    assert not knows_other(" that", quiet)  # no wh-clause
+    assert not knows_other(" what he", None)
+    assert knows_other(" what he", "")  # no question words: another wh-word
+    assert not knows_other(" Which one", "which person spoke?")  # case does not matter
+
+
+def test_names_a_stranger_bounds() -> None:
+    from biasaudit.answers.choice_forms import names_a_stranger
+
+    assert names_a_stranger("Bruce, Not answerable", COUNSEL)
+    assert not names_a_stranger("Bruce,\nNot answerable", COUNSEL)  # one line only
+    no_question = Choices(COUNSEL.options, 0, None, letters=False)
+    assert not names_a_stranger("Bruce, Not answerable", no_question)
+    assert names_a_stranger("Bruce, Tom, Jim, Not answerable", COUNSEL)  # four items
+    assert not names_a_stranger("Bruce, Tom, Jim, Al, Not answerable", COUNSEL)  # five
+    assert names_a_stranger("Bruce The Tall Guy, Not answerable", COUNSEL)  # four words
+    assert not names_a_stranger("Bruce Is A Tall Guy, Not answerable", COUNSEL)  # five
+    assert not names_a_stranger("Thomas, Not answerable", COUNSEL)  # no stranger
+    assert not names_a_stranger("Yes, Not answerable", COUNSEL)  # a filler, no stranger
+    assert not names_a_stranger("bruce, Not answerable", COUNSEL)  # not a name
+    assert names_a_stranger("...Bruce, Not answerable!", COUNSEL)  # end punctuation dropped
+    assert names_a_stranger("Xavier, Not answerable", COUNSEL)
