@@ -167,10 +167,10 @@ _REASON = re.compile(r"^\W*(?:because|since|as|due to|given|this|it|that'?s)\b",
 _INLINE_HEADING = re.compile(r"(?<=[.!?:]\s)([A-J])[.)]\s+(\S[^\n]*)")
 
 
-def _text_of_its_own(k: int, rest: str, choices: Choices) -> bool:
+def _text_of_its_own(rest: str, choices: Choices) -> bool:
     """A letter after the reply's opening followed by a text that is no option's and no
     reason ("...\\nA. Yes, I would like"): a line of the model's own list or story."""
-    said = sentences(rest.strip())[0] if rest.strip() else ""
+    said = (sentences(rest) or [""])[0]
     if not said or _REASON.match(said):
         return False
     return opt.restates(said, choices.options)[0] is None  # another option's: contradiction
@@ -183,7 +183,7 @@ def _inline_headings(body: str, choices: Choices) -> set[int]:
     return {
         k
         for m in _INLINE_HEADING.finditer(body)
-        if (k := index(m.group(1), n)) is not None and _text_of_its_own(k, m.group(2), choices)
+        if (k := index(m.group(1), n)) is not None and _text_of_its_own(m.group(2), choices)
     }
 
 
@@ -198,7 +198,7 @@ def _denied_options(body: str, choices: Choices) -> set[int]:
     for m in _DISCUSSED.finditer(body):
         k = index(m.group(1), len(choices.options))
         clause = re.split(r"[,;]|\s(?:as|because|since)\s", sentences(m.group(2))[0])[0]
-        lead = opt.leading_option(clause, choices.options, choices.unknown)
+        lead = opt.leading_option(clause, choices.options, None)  # the unknown one too
         if k is not None and lead is not None and lead[0] == k and opt.negated(lead[1]):
             out.add(k)
     return out
@@ -219,7 +219,7 @@ def letter_claims(
     listing = False  # a later line lists an option of the model's own
     for line in body.split("\n")[1:]:  # "A. <text>" opening a later line: its text too
         later = letter_in(line, n) if _LIST_LINE.match(line.strip()) else None
-        if later is not None and _text_of_its_own(later[0], later[1], choices):
+        if later is not None and _text_of_its_own(later[1], choices):
             listing = True
         elif later is not None:
             claims.append(after_letter(later[0], later[1], choices))
