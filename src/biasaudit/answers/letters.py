@@ -163,8 +163,6 @@ _SUBJECT = re.compile(
 )
 #: What may follow a letter as its reason rather than as an option's text.
 _REASON = re.compile(r"^\W*(?:because|since|as|due to|given|this|it|that'?s)\b", re.I)
-#: "A. <text>" after an earlier sentence, within a line.
-_INLINE_HEADING = re.compile(r"(?<=[.!?:]\s)([A-J])[.)]\s+(\S[^\n]*)")
 
 
 def _text_of_its_own(rest: str, choices: Choices) -> bool:
@@ -174,17 +172,6 @@ def _text_of_its_own(rest: str, choices: Choices) -> bool:
     if not said or _REASON.match(said):
         return False
     return opt.restates(said, choices.options)[0] is None  # another option's: contradiction
-
-
-def _inline_headings(body: str, choices: Choices) -> set[int]:
-    """Letters heading a text of the model's own inside a line ("... look at this. A. The
-    foreign bank will offer ...")."""
-    n = len(choices.options)
-    return {
-        k
-        for m in _INLINE_HEADING.finditer(body)
-        if (k := index(m.group(1), n)) is not None and _text_of_its_own(m.group(2), choices)
-    }
 
 
 #: A line discussing one option: "Option A: <its text> is not mentioned ...".
@@ -243,11 +230,10 @@ def letter_claims(
             k = index(m.group(1), n)
             if k is not None and n == 2:
                 claims.append(1 - k)
-    headings = _inline_headings(body, choices)
     for clause in [c.strip() for c in _CLAUSE.split(body) if c and c.strip()]:
         if listing:  # "A. <its own text>\nB": a bare letter is the next item of its list
             break
         bare = _BARE_LETTER.match(clause)
-        if bare and (k := index(bare.group(1), n)) is not None and k not in headings:
+        if bare and (k := index(bare.group(1), n)) is not None:
             claims.append(k)
     return [c for c in claims if c is None or c not in ruled_out], ruled_out
