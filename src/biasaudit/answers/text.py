@@ -304,7 +304,7 @@ def _speaker_turn(text: str) -> int | None:
         name = found.group(1).strip()
         if not _FIELD.match(name):
             seen.setdefault(name.lower(), []).append(found.start())
-    starts = [pos[0] for pos in seen.values() if len(pos) >= 2 and pos[0] > 0]
+    starts = [pos[0] for pos in seen.values() if len(pos) >= 2 and text[: pos[0]].strip()]
     return min(starts, default=None)
 
 

@@ -207,3 +207,17 @@ def test_names_a_stranger_bounds() -> None:
     assert not names_a_stranger("bruce, Not answerable", COUNSEL)  # not a name
     assert names_a_stranger("...Bruce, Not answerable!", COUNSEL)  # end punctuation dropped
     assert names_a_stranger("Xavier, Not answerable", COUNSEL)
+
+
+def test_made_up_turns_edges() -> None:
+    # the reply opening with one speaker does not hide a later dialogue of another
+    assert before_new_turn("Anna: hi\nBob: yes\nAnna: no\nBob: ok").strip() == "Anna: hi"
+    assert before_new_turn("\nAnna: hi\nBob: yes\nAnna: no\nBob: ok").strip() == "Anna: hi"
+    assert before_new_turn("\nAssistant: hello") == "\nAssistant: hello"  # nothing before it
+    assert before_new_turn("hello") == "hello"
+    # list items after a condition, then a clause of its own
+    said = committed("Biased if it has slurs, or insults, the passage has none")
+    assert said == ["the passage has none"]
+    # a verdict after "and" in an extraposed clause, a heading before an answer
+    assert parse_text("Yes, and it's rude to expect special treatment.").value == "unparsed"
+    assert read_yes_no("Correct Explanation: yes, it follows.").value == "yes"
