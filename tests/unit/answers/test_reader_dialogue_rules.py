@@ -221,3 +221,11 @@ def test_made_up_turns_edges() -> None:
     # a verdict after "and" in an extraposed clause, a heading before an answer
     assert parse_text("Yes, and it's rude to expect special treatment.").value == "unparsed"
     assert read_yes_no("Correct Explanation: yes, it follows.").value == "yes"
+
+
+def test_a_hedge_then_one_bare_answer() -> None:
+    # the rule of yesno._read_part: an opening hedge settled by one bare answer word
+    assert read_yes_no("Not sure, yes.").value == "yes"
+    assert read_yes_no("Maybe, no.").value == "no"
+    assert read_yes_no("Not sure, yes, no.").reason == Reason.HEDGE  # two: still a hedge
+    assert read_yes_no("Not sure.").reason == Reason.HEDGE
