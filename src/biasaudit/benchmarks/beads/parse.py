@@ -187,13 +187,14 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
     contradict itself ("a biased and non-biased view" is unparsed); "unclear"/"cannot be
     determined" is unknown.
     """
+    cleaned = _clean(text)
     if (
-        _new_example(_clean(text), passage)
-        or _labels_another_text(_clean(text), passage)
-        or _INSTRUCTS.match(_clean(text))
+        _new_example(cleaned, passage)
+        or _labels_another_text(cleaned, passage)
+        or _INSTRUCTS.match(cleaned)
     ):
         return Parsed(UNPARSED)
-    head = strip_label(_CONTINUATION.split(_clean(text), maxsplit=1)[0].strip())
+    head = strip_label(_CONTINUATION.split(cleaned, maxsplit=1)[0].strip())
     if not head:
         return Parsed(UNPARSED)
     stated = _STATED.search(head)
@@ -277,6 +278,7 @@ def parse_field(text: str, field: Literal["bias", "toxicity", "sentiment"]) -> P
 
 def _verdicts(text: str) -> list[str]:
     found = []
+    hedged = hedges(text)
     for sentence in _SENTENCES.split(text):
         bare = sentence.strip().strip("'()[]").strip()
         head = _WITH_HEAD.match(bare)
@@ -288,7 +290,7 @@ def _verdicts(text: str) -> list[str]:
             found.append("agree" if disagree == bool(match.group("neg")) else "disagree")
         elif _DONT_AGREE.search(bare):
             found.append("disagree")
-        elif (right_wrong := _RIGHT_WRONG.match(bare)) and not hedges(text):
+        elif (right_wrong := _RIGHT_WRONG.match(bare)) and not hedged:
             right = right_wrong.group("word").lower() in ("right", "correct")
             found.append("agree" if right else "disagree")
     return found
