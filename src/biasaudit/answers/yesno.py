@@ -258,14 +258,19 @@ _FILLER = re.compile(
 _EXTRAPOSED = re.compile(r"\s(?:to|for)\s", re.I)
 
 
-def _commitments(body: str, verdict: Verdict | None) -> set[str]:
+def _commitments(body: str, verdict: Verdict | None) -> tuple[set[str], set[str]]:
     """The answers the committed clauses give (see :func:`text.committed`): each sentence's
-    opening answer, clauses that are only an answer word, and verdict clauses."""
+    opening answer, clauses that are only an answer word, and verdict clauses; and, apart,
+    the verdicts of extraposed clauses ("it's rude to expect special treatment"): no answer
+    of their own, but one that contradicts the opening answer makes two."""
     found: set[str] = set()
+    asides: set[str] = set()
     for sentence in sentences(body):
         clauses = committed(sentence)
         for j, raw in enumerate(clauses):
             clause = _CONJUNCTION.sub("", raw)
+            if verdict is not None and _EXTRAPOSED.search(raw) and (aside := verdict(clause)):
+                asides.add(aside)
             if j < len(clauses) - 1 and _FILLER.match(clause):
                 continue  # "Okay, no", "Sure, here is my answer: No"
             if j == 0 and sentence.startswith(raw):
@@ -282,20 +287,7 @@ def _commitments(body: str, verdict: Verdict | None) -> set[str]:
                 said = (verdict(clause) if verdict is not None else None) or _truth(clause)
             if said:
                 found.add(said)
-    return found
-
-
-def _asides(body: str, verdict: Verdict | None) -> set[str]:
-    """The verdicts of extraposed clauses ("it's rude to expect special treatment"): no
-    answer of their own, but one that contradicts the opening answer makes two."""
-    if verdict is None:
-        return set()
-    return {
-        v
-        for sentence in sentences(body)
-        for clause in committed(sentence)
-        if _EXTRAPOSED.search(clause) and (v := verdict(_CONJUNCTION.sub("", clause)))
-    }
+    return found, asides
 
 
 def _read_part(
@@ -331,9 +323,9 @@ def _read_part(
         return answer(bare.pop() or "") if len(bare) == 1 else unparsed(Reason.HEDGE)
     opening = _CLAUSE.split(body, maxsplit=1)[0]
     first = None if supposes(opening) else _opening(body, verdict)  # "Yes if you ask him"
-    found = _commitments(body, verdict)
+    found, asides = _commitments(body, verdict)
     if first is not None:
-        if (found | _asides(body, verdict)) - {first}:
+        if (found | asides) - {first}:
             return unparsed(Reason.TWO_ANSWERS)  # "Yes. No.", "Yes, this is inappropriate."
         return answer(first)
     if len(found) > 1:
