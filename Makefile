@@ -14,7 +14,7 @@ PYTEST_ARGS ?=
 NO_AMX := -mno-amx-tile\ -mno-amx-int8\ -mno-amx-bf16
 LLAMA_CMAKE_ARGS ?= -DCMAKE_C_FLAGS=$(NO_AMX) -DCMAKE_CXX_FLAGS=$(NO_AMX)
 
-.PHONY: install demo test example-plugin test-slow lint typecheck bench bench-endpoints chromium wordnet minilm-mlm test-vllm test-multinode clean mutation
+.PHONY: install demo test example-plugin example-backend test-slow lint typecheck bench bench-endpoints chromium wordnet minilm-mlm test-vllm test-multinode clean mutation
 
 # Mutation testing (slow; never part of `make test`). The modules are the globs under
 # [tool.mutmut] only_mutate in pyproject.toml (every benchmark's metrics, parse, aggregate and
@@ -61,6 +61,13 @@ example-plugin: $(STAMP)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation ./examples/winobias-plugin
 	rm -rf examples/winobias-plugin/build examples/winobias-plugin/*.egg-info
 	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q -p no:cacheprovider examples/winobias-plugin/tests
+
+# A backend from its own package (entry point biasaudit.backends), installed and run.
+example-backend: $(STAMP)
+	$(PY) -m pip install --quiet "setuptools>=77"
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation ./examples/uniform-backend
+	rm -rf examples/uniform-backend/build examples/uniform-backend/*.egg-info
+	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q -p no:cacheprovider examples/uniform-backend/tests
 
 test-slow: $(STAMP)
 	BIASAUDIT_DATA_DIR="$(DATA_DIR)" $(PY) -m pytest -q -m slow $(PYTEST_ARGS)

@@ -12,14 +12,14 @@ import random
 import sys
 
 from biasaudit.benchmarks.bbq.prompts import free_text_prompt, letter_prompt
-from biasaudit.data import DataStore
 from biasaudit.datasets.bbq import load_bbq
+from biasaudit.discovery import open_store
 from biasaudit.models.spec import load_backend
 from biasaudit.requests import GenerateRequest, GenerationParams, Message
 
 
 def main(out: str, spec: str, protocol: str, n: int) -> None:
-    items = load_bbq(DataStore(), ["Age", "Religion", "Disability_status", "Sexual_orientation"])
+    items = load_bbq(open_store(), ["Age", "Religion", "Disability_status", "Sexual_orientation"])
     picked = random.Random(7).sample(items, n)
     backend = load_backend(spec, {"n_threads": 1})
     build = letter_prompt if protocol == "letter" else free_text_prompt

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.api import build_benchmarks
-from biasaudit.data import DataStore
+from biasaudit.discovery import open_store
 from biasaudit.models import load_backend
 from biasaudit.models.llamacpp_slots import common_prefix
 from biasaudit.requests import LoglikelihoodRequest
@@ -35,7 +35,7 @@ from biasaudit.requests import LoglikelihoodRequest
 
 def evaluated_tokens(backend: Any, options: dict[str, Any], limit: int | None) -> dict[str, int]:
     """Prompts, requests and evaluated tokens of CALM with `options`, in run order."""
-    bench = build_benchmarks(["calm"], {"calm": options}, DataStore(), 0)[0]
+    bench = build_benchmarks(["calm"], {"calm": options}, open_store(), 0)[0]
     samples: Iterable[Any] = bench.iter_samples()
     if limit is not None:
         samples = islice(samples, limit)

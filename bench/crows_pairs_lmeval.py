@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.api import evaluate
-from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CROWS_PAIRS_KEY
+from biasaudit.discovery import open_store
 
 
 def lmeval_task(csv_path: Path) -> Any:
@@ -96,7 +96,7 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(args.threads)
-    csv_path = DataStore().path(CROWS_PAIRS_KEY)
+    csv_path = open_store().path(CROWS_PAIRS_KEY)
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(args.hf_folder) if args.hf_folder else convert_embedded(Path(scratch) / "m")
         start = time.perf_counter()

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.api import evaluate_one
-from biasaudit.data import DataStore
+from biasaudit.discovery import open_store
 from biasaudit.plugin import benchmark_class
 
 CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
@@ -41,7 +41,7 @@ CONFIGS: list[tuple[str, str, dict[str, Any]]] = [
 def _run(model: str, bench: str, options: dict[str, Any], n: int, out: Path) -> tuple[float, Any]:
     total = len(
         benchmark_class(bench)
-        .from_dict(options, DataStore(os.environ.get("BIASAUDIT_DATA_DIR")))
+        .from_dict(options, open_store(os.environ.get("BIASAUDIT_DATA_DIR")))
         .load_samples()
     )
     step = max(1, total // n)

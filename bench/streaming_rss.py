@@ -40,10 +40,10 @@ OPTIONS = ["-O", "protocol=loglikelihood"]
 def write_replay(path: Path, limit: int) -> int:
     """One replay line per request of CALM's first `limit` prompts; returns the count."""
     from biasaudit.api import build_benchmarks
-    from biasaudit.data import DataStore
+    from biasaudit.discovery import open_store
     from biasaudit.requests import request_key
 
-    bench = build_benchmarks(["calm"], {"calm": {"protocol": "loglikelihood"}}, DataStore(), 0)[0]
+    bench = build_benchmarks(["calm"], {"calm": {"protocol": "loglikelihood"}}, open_store(), 0)[0]
     count = 0
     with path.open("w", encoding="utf-8") as handle:
         for sample in bench.load_samples()[:limit]:

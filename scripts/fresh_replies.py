@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.api import evaluate_one
-from biasaudit.data import DataStore
+from biasaudit.discovery import open_store
 from biasaudit.models import base as model_base
 from biasaudit.plugin import benchmark_class
 from biasaudit.requests import GenerateRequest, Response
@@ -122,7 +122,7 @@ def main() -> None:
         run = out / name
         if not (run / "results.json").exists():
             # every k-th sample of the file (spread over its groups), about SPREAD of them
-            total = len(benchmark_class(bench).from_dict(options, DataStore(DATA)).load_samples())
+            total = len(benchmark_class(bench).from_dict(options, open_store(DATA)).load_samples())
             evaluate_one(
                 bench,
                 model,

@@ -2,7 +2,7 @@
 
     python scripts/hostile_harness.py [--data-dir DIR] [--json OUT.json] [--write-docs]
 
-Every case is a real `biasaudit` command (`biasaudit.cli.main`, in this process, stdout and
+Every case is a real `biasaudit` command (`biasaudit.cli.app`, in this process, stdout and
 stderr captured; a pipe case runs a subprocess) on hostile input: the case tables of
 tests/integration/test_hostile_*.py (data files, replay, cache and run.json files, damaged run
 directories for every reader, shard sets, CLI refusals) plus the groups below (live-run
@@ -45,7 +45,7 @@ import test_hostile_merge as merge_cases  # noqa: E402
 import test_hostile_runs as run_cases  # noqa: E402
 from fake_openai import FakeOpenAI, free_port, stop_run  # noqa: E402
 
-from biasaudit.cli import main  # noqa: E402
+from biasaudit.cli.app import main  # noqa: E402
 from biasaudit.results.lock import LOCK_FILE  # noqa: E402
 
 START, END = "<!-- hostile-harness:start -->", "<!-- hostile-harness:end -->"
@@ -379,7 +379,7 @@ def secrets_and_servers(tmp: Path, data_dir: Path) -> None:
 _LIMITED = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[1]), resource.RLIM_INFINITY))
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 sys.exit(main(sys.argv[2:]))
 """
 

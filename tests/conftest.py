@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.data import DataStore
+from biasaudit.discovery import open_store
 
 
 @pytest.fixture(scope="session")
@@ -22,7 +23,7 @@ def data_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def store(data_dir: Path) -> DataStore:
-    return DataStore(data_dir)
+    return open_store(data_dir)
 
 
 @pytest.fixture(autouse=True)

@@ -153,6 +153,7 @@ class Context:
     ) -> tuple[BenchmarkResult, list[SampleRecord]]:
         """Run `benchmark` (or a `Job`) on `model` through the engine (cache, capability
         check, progress)."""
+        from biasaudit.profile.validity import judge
         from biasaudit.runner.engine import run_one
 
         self.runs.append(f"{benchmark.name} on {model}")
@@ -166,6 +167,7 @@ class Context:
             batch_size=batch_size,
             limit=limit,
             progress=self.progress,
+            judge=judge,
         )
         self.models.append(run.model)
         return run.benchmarks[0], records
@@ -211,3 +213,22 @@ def reproduction(
         Args=NoArgs,
         run=lambda _args, ctx: function(ctx.store),
     )
+
+
+def analysis_of(benchmark: str, name: str) -> Analysis:
+    """One analysis a benchmark declares, with did-you-mean for unknown names."""
+    from biasaudit.errors import UnknownNameError
+    from biasaudit.importing import did_you_mean, import_object
+    from biasaudit.plugin import get_spec
+
+    spec = get_spec(benchmark)
+    if name not in spec.analyses:
+        known = sorted(spec.analyses)
+        raise UnknownNameError(
+            f"benchmark '{benchmark}' has no analysis '{name}'{did_you_mean(name, known)} "
+            f"(analyses: {', '.join(known) or 'none'})"
+        )
+    obj = import_object(spec.analyses[name])
+    if not isinstance(obj, Analysis):
+        raise TypeError(f"{spec.analyses[name]} is not an Analysis")
+    return obj

@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import Any, overload
 
 from biasaudit.analysis import AnalysisResult, Context
+from biasaudit.analysis import analysis_of as analysis
 from biasaudit.contract import Benchmark
 from biasaudit.data import DataStore
+from biasaudit.discovery import open_store
 from biasaudit.errors import RunError
 from biasaudit.merging import merge as merge  # the API's merge() lives there
 from biasaudit.models.spec import validate_model
-from biasaudit.plugin import analysis, benchmark_class, get_spec
+from biasaudit.plugin import benchmark_class, get_spec
+from biasaudit.profile.validity import judge as judge_validity
 from biasaudit.rescoring import allowed_failures, make_output_dir, rescore_benchmark
 from biasaudit.results.io import (
     SamplesWriter,
@@ -33,6 +36,7 @@ from biasaudit.results.plan import plan_of_config
 from biasaudit.results.schema import SCHEMA_VERSION, BenchmarkResult, RunResult, SampleRecord
 from biasaudit.results.status import judge
 from biasaudit.runner.engine import execute
+from biasaudit.runner.plan import RunHooks, RunPlan
 from biasaudit.runner.runner import RunConfig
 from biasaudit.sampling import Selection
 from biasaudit.selection import sample_benchmark
@@ -180,25 +184,60 @@ def evaluate_one(
     for name in names:
         get_spec(name)
     _refuse_repeats(names)
-    store = DataStore(data_dir)
+    store = open_store(data_dir)
     bench_objects = build_benchmarks(names, options, store, seed)
-    for bench in bench_objects:
-        for key in bench.data_keys():
-            store.path(key)
-        if bench.user_files():  # read and check the user's own data files before writing
-            bench.load_samples()
-    _check_settings(limit, batch_size, shard, max_failed_samples)
     if sample is not None:
         if limit is not None:
             raise RunError("--sample and --limit cannot be combined: pick one")
+        _check_settings(limit, batch_size, shard, max_failed_samples)
+        for bench in bench_objects:  # the data is checked before any sample is drawn
+            check_data(bench)
         selections = {b.name: sample_benchmark(b, sample, seed) for b in bench_objects}
-    selections = selections or {}
+    plan = RunPlan(
+        bench_objects,
+        seed=seed,
+        selections=selections or {},
+        limit=limit,
+        shard=shard,
+        batch_size=batch_size,
+        cache_path=cache_path,
+        use_cache=use_cache,
+        output_dir=Path(output_dir) if output_dir is not None else None,
+        resume=resume,
+        overwrite=overwrite,
+        max_failed_samples=max_failed_samples,
+        tolerate=tolerate,
+        hooks=RunHooks(progress, progress_prefix or {}, on_progress, overall_bar),
+    )
+    return run_plan(plan, model, model_args)
+
+
+def check_data(bench: Benchmark) -> None:
+    """Verify the benchmark's pinned files, and read its samples when the user gave files of
+    their own (so their mistakes stop the run before anything is written)."""
+    for key in bench.data_keys():
+        bench.store.path(key)
+    if bench.user_files():
+        bench.samples()
+
+
+def run_plan(plan: RunPlan, model: str, model_args: dict[str, Any] | None = None) -> RunResult:
+    """Run `plan` on one model through the run engine (see `evaluate_one` for what is
+    written and when); everything is validated before anything is written."""
+    names = plan.names
+    _refuse_repeats(names)
+    for bench in plan.benchmarks:
+        check_data(bench)
+    limit, shard, seed = plan.limit, plan.shard, plan.seed
+    _check_settings(limit, plan.batch_size, shard, plan.max_failed_samples)
+    selections = plan.selections
+    max_failed_samples, hooks = plan.max_failed_samples, plan.hooks
     validate_model(model, model_args)
-    out = Path(output_dir) if output_dir is not None else None
+    out = plan.output_dir
     run_config = {
         "benchmarks": names,
         "model": model,
-        "options": {b.name: b.options.model_dump(mode="json") for b in bench_objects},
+        "options": {b.name: b.options.model_dump(mode="json") for b in plan.benchmarks},
         "model_args": model_args or {},
         "seed": seed,
         "limit": limit,
@@ -208,30 +247,40 @@ def evaluate_one(
         run_config["samples"] = {
             n: sel.plan.model_dump(mode="json") for n, sel in selections.items()
         }
-    _check_output(out, resume, overwrite, run_config)
+    _check_output(out, plan.resume, plan.overwrite, run_config)
     config = RunConfig(
         seed=seed,
-        batch_size=batch_size,
+        batch_size=plan.batch_size,
         limit=limit,
         shard=shard,
-        progress=progress,
+        progress=hooks.progress,
         selections=selections,
-        progress_prefix=progress_prefix or {},
-        overall=overall_bar,
+        progress_prefix=hooks.progress_prefix,
+        overall=hooks.overall_bar,
+        judge=judge_validity,
     )
-    plan = plan_of_config(run_config)
+    on_progress = hooks.on_progress
+    plan_hash = plan_of_config(run_config)
+    engine: dict[str, Any] = {
+        "model": model,
+        "model_args": model_args,
+        "config": config,
+        "cache_path": plan.cache_path,
+        "use_cache": plan.use_cache,
+        "tolerate": plan.tolerate,
+    }
     if out is None:
         run, records = execute(
-            bench_objects, model, model_args, config=config, cache_path=cache_path,
-            use_cache=use_cache, on_record=_discard, tolerate=tolerate,
+            plan.benchmarks, on_record=_discard,
             on_progress=(
                 (lambda r, rec: on_progress(judge(r, rec, _planned(r, names), max_failed_samples)))
                 if on_progress is not None
                 else None
             ),
+            **engine,
         )  # fmt: skip
         judged = judge(run, records, _planned(run, names), max_failed_samples)
-        return judged.model_copy(update={"plan": plan})
+        return judged.model_copy(update={"plan": plan_hash})
     created = make_output_dir(out)
     with run_lock(out):
         # samples.jsonl is streamed as samples finish; results.json is rewritten after each
@@ -242,7 +291,7 @@ def evaluate_one(
         def start() -> None:
             """The backend, the cache and a replay file opened cleanly: the run begins."""
             nonlocal started
-            if overwrite:
+            if plan.overwrite:
                 remove_outputs(out)
             write_run_config(out, run_config)
             started = True
@@ -250,16 +299,15 @@ def evaluate_one(
         def save(run: RunResult, records: Sequence[SampleRecord]) -> None:
             writer.start()  # a benchmark with no sample still leaves a samples.jsonl
             judged = judge(run, records, _planned(run, names), max_failed_samples)
-            judged = judged.model_copy(update={"plan": plan})
+            judged = judged.model_copy(update={"plan": plan_hash})
             write_results(out, judged)
             if on_progress is not None:
                 on_progress(judged)
 
         try:
             run, records = execute(
-                bench_objects, model, model_args, config=config, cache_path=cache_path,
-                use_cache=use_cache, on_start=start, on_progress=save, on_record=writer.write,
-                tolerate=tolerate,
+                plan.benchmarks, on_start=start, on_progress=save, on_record=writer.write,
+                **engine,
             )  # fmt: skip
         except RunError:  # a write error, a full disk: the previous run, if any, is put back
             writer.restore()
@@ -273,7 +321,7 @@ def evaluate_one(
                 with contextlib.suppress(OSError):
                     out.rmdir()
     judged = judge(run, records, _planned(run, names), max_failed_samples)
-    return judged.model_copy(update={"plan": plan})
+    return judged.model_copy(update={"plan": plan_hash})
 
 
 def _planned(run: RunResult, names: Sequence[str]) -> list[str]:
@@ -317,7 +365,7 @@ def score(
     for record in iter_samples(run_path):
         records_by_bench.setdefault(record.benchmark, []).append(record)
     check_samples_match(run_path, run, records_by_bench)
-    store = DataStore(data_dir)
+    store = open_store(data_dir)
     new_results: list[BenchmarkResult] = []
     all_records: list[SampleRecord] = []
     for previous in run.benchmarks:
@@ -356,7 +404,7 @@ def analyze(
     chosen = analysis(benchmark, name)
     parsed = parse_options(chosen.Args, args or {}, f"{benchmark} {name}")
     ctx = Context(
-        store=DataStore(data_dir),
+        store=open_store(data_dir),
         seed=seed,
         output_dir=Path(output_dir) if output_dir is not None else None,
         progress=progress,

@@ -1,38 +1,21 @@
-"""What a benchmark declares about itself without being imported: `BenchmarkSpec`, and the
-pinned data files it reads (`DataSource`).
+"""What a benchmark declares about itself without being imported: `BenchmarkSpec`.
 
-This module depends on pydantic only, so `biasaudit.plugin` (discovery), `biasaudit.data`
-(the store that reads the declared files) and `biasaudit.benchmarks` (the public API) can all
-import it without importing each other.
+The pinned data files it names are `DataSource`s of the data layer (`biasaudit.data.source`),
+re-exported here for plug-in authors.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
 from pydantic import BaseModel, ConfigDict, Field
 
+from biasaudit.data.source import DataSource
+from biasaudit.profile_spec import BenchmarkProfile
 from biasaudit.suites import SuiteDecl
 
-
-class DataSource(BaseModel):
-    """One pinned upstream file: where it comes from, its sha256, licence and citation.
-
-    `key` is its path in the offline mirror layout (``stop/STOP-full.json``); a data dir
-    (``--data-dir`` / ``BIASAUDIT_DATA_DIR``) holds the file at ``<data dir>/<key>``.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    key: str
-    #: Download URL at a pinned commit or revision; None: only an offline mirror has it.
-    url: str | None
-    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
-    license: str
-    citation: str
-    #: The upstream repository (``github.com/owner/name``), the commit and the path in it.
-    upstream: str = ""
-    commit: str = ""
-    upstream_path: str = ""
-    bytes: int | None = None
+__all__ = ["BenchmarkSpec", "DataSource", "Declaration"]
 
 
 class BenchmarkSpec(BaseModel):
@@ -62,3 +45,19 @@ class BenchmarkSpec(BaseModel):
     #: Stratification keys and the demo/quick/standard subsets an audit runs (suites.py);
     #: None: only the `full` suite runs it.
     suites: SuiteDecl | None = None
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """Everything a benchmark declares, resolved once: its spec, its profile (validity gates
+    and effect; the default gates when it declares none) and its pinned sources. Discovery
+    attaches it to the benchmark class (`Benchmark.declaration`, `biasaudit.plugin`), so the
+    engine, the gates, the planner and the audit read it from the object they hold."""
+
+    spec: BenchmarkSpec
+    profile: BenchmarkProfile = field(default_factory=BenchmarkProfile)
+    sources: Mapping[str, DataSource] = field(default_factory=dict)
+
+    @property
+    def suites(self) -> SuiteDecl | None:
+        return self.spec.suites

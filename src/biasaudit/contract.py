@@ -2,7 +2,7 @@
 
 These base classes live in the core, outside the `biasaudit.benchmarks` package, so that
 discovery (`biasaudit.plugin`) imports no plug-in API and the plug-in API imports no discovery.
-Benchmarks import them through `biasaudit.benchmarks` (or the old `biasaudit.benchmarks.base`).
+Benchmarks import them through the plug-in API, `biasaudit.benchmarks`.
 
 A benchmark turns its dataset into `Sample`s and drives each sample through one or more rounds
 of requests: `next_requests(sample, exchanges)` sees everything already answered for that
@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from biasaudit import extraction
+from biasaudit.benchmark_spec import Declaration
 from biasaudit.metrics.frame import MetricSpec, frame
 from biasaudit.requests import Capability, Request
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord, Table
@@ -96,6 +97,10 @@ class Benchmark(ABC):
     #: the declared metrics group, cluster or stratify by are added); None: all of them.
     #: A run streaming its samples keeps only these per sample in memory (runner/compact.py).
     aggregate_data_keys: ClassVar[frozenset[str] | None] = None
+    #: What the benchmark declares (spec, profile, sources), attached by discovery when the
+    #: class is found (`biasaudit.plugin.benchmark_class`); None for a class built outside
+    #: discovery (a test's, a `Job`), which gets the default validity gates.
+    declaration: ClassVar[Declaration | None] = None
 
     def __init__(self, options: BenchmarkOptions, store: DataStore, seed: int = 0) -> None:
         self.options = options
@@ -142,6 +147,18 @@ class Benchmark(ABC):
         should still be raised by this call, before the first sample is taken.
         """
         return self.load_samples()
+
+    def samples(self) -> Iterable[Sample]:
+        """`iter_samples`, read once per object: what the planner, the progress bar and the
+        run engine iterate. A list is kept and given again; a benchmark that streams its
+        samples (a generator, so that a run never holds them all) is read on every call."""
+        kept: Sequence[Sample] | None = self.__dict__.get("_kept_samples")
+        if kept is not None:
+            return kept
+        found = self.iter_samples()
+        if isinstance(found, Sequence):
+            self.__dict__["_kept_samples"] = found
+        return found
 
     @abstractmethod
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:

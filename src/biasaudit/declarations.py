@@ -19,7 +19,7 @@ from biasaudit.errors import BiasauditError, PluginError, one_line
 
 
 def _import(ref: str) -> Any:
-    from biasaudit.plugin import import_object
+    from biasaudit.importing import import_object
 
     return import_object(ref)
 

@@ -8,8 +8,9 @@ columns to break results down by. A `MultipleChoiceTask` declares that shape; su
 - requests: one log-likelihood request per option, ``log P(option | prompt)``;
 - scoring (``-O normalisation=...``): the option with the highest summed log-likelihood
   (``sum``), per token (``per_token``: divided by the backend's token count), or per character
-  of the continuation (``per_char``, lm-evaluation-harness's ``acc_norm``). An exact tie is no
-  choice (excluded, outcome ``unparsed``); a failed request is an ``error`` exclusion;
+  of the continuation (``per_char``, lm-evaluation-harness's ``acc_norm``), chosen by
+  `biasaudit.likeliest`: an exact tie is no choice (excluded, outcome ``unparsed``, reason
+  ``options tie``); a failed request is an ``error`` exclusion;
 - metrics: ``accuracy`` (the gold option chosen), ``stereotype_preference`` (the stereotyped
   option chosen; when the task names one), and the signed contrast of accuracy between two
   levels of a column (``accuracy_<a>_minus_<b>``, e.g. pro minus anti), each with bootstrap CIs
@@ -29,18 +30,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from pydantic import Field
 
 from biasaudit.contract import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.datasets.files import check_row_width, iter_json_lines, read_csv
 from biasaudit.errors import BiasauditError, DataError
+from biasaudit.likeliest import TIE_REASON, Normalisation, likeliest, option_score
 from biasaudit.metrics.frame import MetricSpec, metric_from_statistic
 from biasaudit.requests import Capability, LoglikelihoodRequest, Request
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord
-
-Normalisation = Literal["sum", "per_token", "per_char"]
 
 
 @dataclass(frozen=True)
@@ -176,15 +176,14 @@ class MultipleChoiceBenchmark(Benchmark):
             return SampleScore(["error"], {}, True, "not every option was scored")
         values = []
         for option, exchange in zip(sample.data["options"], exchanges, strict=True):
-            logprob, n_tokens = exchange.response.logprob, exchange.response.n_tokens
-            divisor = {"sum": 1, "per_token": n_tokens or 0, "per_char": len(option)}
-            if logprob is None or not divisor[self.normalisation]:
+            r = exchange.response
+            value = option_score(r.logprob, r.n_tokens, option, self.normalisation)
+            if value is None:
                 return SampleScore(["error"], {}, True, "no log-likelihood or token count")
-            values.append(logprob / divisor[self.normalisation])
-        best = max(values)
-        if values.count(best) > 1:
-            return SampleScore(["unparsed"], {"scores": values}, True, "options tie")
-        chosen = values.index(best)
+            values.append(value)
+        chosen = likeliest(values)  # ties abstain (biasaudit.likeliest)
+        if chosen is None:
+            return SampleScore(["unparsed"], {"scores": values}, True, TIE_REASON)
         scores: dict[str, Any] = {"chosen": chosen, "scores": values}
         scores["correct"] = float(chosen == sample.data["gold"])
         if sample.data["stereotyped"] is not None:

@@ -21,7 +21,6 @@ Every mistake in the file (unknown key, wrong type, both or neither of table / r
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 from typing import Literal
 
@@ -33,8 +32,8 @@ from biasaudit.declarative import (
     Reader,
     table_reader,
 )
-from biasaudit.discovery import read_resource
 from biasaudit.errors import DataError
+from biasaudit.importing import import_object, read_resource
 
 
 class TableColumns(BaseModel):
@@ -68,8 +67,7 @@ class YamlTask(BaseModel):
     def read(self) -> Reader:
         if self.table is not None:
             return table_reader(**self.table.model_dump())
-        module, _, function = (self.reader or "").partition(":")
-        reader: Reader = getattr(importlib.import_module(module), function)
+        reader: Reader = import_object(self.reader or "")
         return reader
 
 

@@ -5,8 +5,9 @@ entry point, and keeps the `BenchmarkSpec` each provides. A plug-in that fails i
 recorded (`discovery_problems`), so one broken package never stops the others. The data store
 reads the pinned files the specs declare (`declared_sources`).
 
-This module imports only the spec models; `biasaudit.plugin` (the benchmark classes and
-analyses by name) builds on it, and `biasaudit.data` reads from it, without an import circle.
+This module imports only the spec models and the data layer; `biasaudit.plugin` (the
+benchmark classes and analyses by name) builds on it. `open_store` gives a `DataStore` the
+declared sources (the store itself knows no benchmark).
 """
 
 from __future__ import annotations
@@ -21,10 +22,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, partial
+from pathlib import Path
 from typing import Any
 
-from biasaudit.benchmark_spec import BenchmarkSpec, DataSource
+from biasaudit.benchmark_spec import BenchmarkSpec
+from biasaudit.data.source import DataSource
+from biasaudit.data.store import DataStore
 from biasaudit.errors import DataError, one_line
+from biasaudit.importing import read_resource
 
 #: Entry-point group through which other packages add benchmarks.
 ENTRY_POINT_GROUP = "biasaudit.benchmarks"
@@ -111,17 +116,6 @@ def discovery_problems() -> tuple[DiscoveryProblem, ...]:
     return tuple(_problems)
 
 
-def read_resource(ref: str) -> str:
-    """The text of ``"package:path/in/package"`` (a file shipped inside an installed package)."""
-    package, sep, name = ref.partition(":")
-    if not sep or not package or not name:
-        raise DataError(f"'{ref}' is not a 'package:file' resource reference")
-    try:
-        return importlib.resources.files(package).joinpath(name).read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError) as exc:
-        raise DataError(f"resource {ref} cannot be read ({exc})") from None
-
-
 def _read_sources(ref: str) -> dict[str, DataSource]:
     try:
         raw = json.loads(read_resource(ref))
@@ -173,6 +167,17 @@ def declared_sources() -> dict[str, DataSource]:
 
 
 _declared_cache: list[Any] = []
+
+
+def open_store(
+    data_dir: str | Path | None = None,
+    cache_dir: str | Path | None = None,
+    download_timeout: float = 60.0,
+    use_mirror: bool = True,
+) -> DataStore:
+    """A `DataStore` over every pinned file the discovered benchmarks declare (read when the
+    first file is asked for); the arguments are `DataStore`'s."""
+    return DataStore(data_dir, cache_dir, download_timeout, use_mirror, sources=declared_sources)
 
 
 @contextmanager

@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from biasaudit.data import DataStore
+from biasaudit.discovery import open_store
 from biasaudit.errors import RunError
 from biasaudit.plugin import benchmark_class
 from biasaudit.rescoring import allowed_failures, make_output_dir, rescore_benchmark
+from biasaudit.results.digests import exchanges_digest, hash_sample_hashes
 from biasaudit.results.io import (
     check_samples_match,
     iter_samples,
@@ -26,7 +27,6 @@ from biasaudit.results.outputs import check_output_dir, holds_run
 from biasaudit.results.plan import check_shard_set, plan_of
 from biasaudit.results.schema import BenchmarkResult, RunResult, SampleRecord
 from biasaudit.results.status import judge
-from biasaudit.runner.runner import exchanges_digest, hash_sample_hashes
 
 
 def merge(
@@ -73,7 +73,7 @@ def merge(
                 continue
             for record in by_bench.get(name, []):
                 records.setdefault(name, {})[record.sample_id] = record
-    store = DataStore(data_dir)
+    store = open_store(data_dir)
     merged_results: list[BenchmarkResult] = []
     merged_records: list[SampleRecord] = []
     for name in planned:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import json
 import math
@@ -13,6 +12,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from biasaudit.errors import BiasauditError, UnknownNameError
+from biasaudit.importing import did_you_mean
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -36,8 +36,7 @@ def parse_options(model: type[M], options: dict[str, Any], owner: str) -> M:
     known = list(model.model_fields)
     for key in options:
         if key not in model.model_fields:
-            close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            hint = did_you_mean(key, known)
             raise UnknownNameError(
                 f"unknown option '{key}' for {owner}{hint} (known: {', '.join(known) or 'none'})"
             )

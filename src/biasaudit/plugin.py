@@ -9,24 +9,22 @@ benchmarks never imports torch or llama.cpp. The core names no benchmark.
 
 from __future__ import annotations
 
-import difflib
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from biasaudit.benchmark_spec import BenchmarkSpec, DataSource
+from biasaudit.benchmark_spec import BenchmarkSpec, DataSource, Declaration
 from biasaudit.discovery import (
     ENTRY_POINT_GROUP,
     DiscoveryProblem,
     declared_sources,
     discover,
     discovery_problems,
-    read_resource,
     spec_sources,
 )
-from biasaudit.errors import UnknownNameError
+from biasaudit.errors import PluginError, UnknownNameError, one_line
+from biasaudit.importing import did_you_mean, import_object
+from biasaudit.profile_spec import BenchmarkProfile
 
 if TYPE_CHECKING:
-    from biasaudit.analysis import Analysis
     from biasaudit.contract import Benchmark
 
 
@@ -35,26 +33,15 @@ __all__ = [
     "BenchmarkSpec",
     "DataSource",
     "DiscoveryProblem",
-    "analysis",
     "benchmark_class",
+    "declaration",
     "declared_sources",
     "discover",
     "discovery_problems",
     "get_spec",
     "names",
-    "read_resource",
     "spec_sources",
 ]
-
-
-def import_object(path: str) -> Any:
-    module_name, _, attribute = path.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
-
-
-def _close(name: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-    return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
 
 
 def names() -> list[str]:
@@ -70,35 +57,55 @@ def get_spec(name: str) -> BenchmarkSpec:
             if problem.name == name:
                 raise UnknownNameError(f"benchmark '{name}': {problem.line()}")
         raise UnknownNameError(
-            f"unknown benchmark '{name}'{_close(name, known)} (known: {', '.join(known)})"
+            f"unknown benchmark '{name}'{did_you_mean(name, known)} (known: {', '.join(known)})"
         )
     return specs[name]
 
 
+def declaration(name: str) -> Declaration:
+    """Benchmark `name`'s declaration (spec, profile, sources), resolved once per process
+    and kept while discovery returns the same spec. A profile or sources file that cannot
+    be loaded is a one-line PluginError / DataError naming the benchmark."""
+    spec = get_spec(name)
+    cached = _declarations.get(name)
+    if cached is not None and cached.spec is spec:
+        return cached
+    found = Declaration(spec=spec, profile=_profile(name, spec), sources=spec_sources(spec))
+    _declarations[name] = found
+    return found
+
+
+_declarations: dict[str, Declaration] = {}
+
+
+def _profile(name: str, spec: BenchmarkSpec) -> BenchmarkProfile:
+    if spec.profile is None:
+        return BenchmarkProfile()
+    try:
+        declared = import_object(spec.profile)
+    except Exception as exc:  # a plug-in's broken part is its own one-line error
+        raise PluginError(
+            f"benchmark '{name}': its profile {spec.profile} cannot be loaded ({one_line(exc)})"
+        ) from None
+    if not isinstance(declared, BenchmarkProfile):
+        raise PluginError(
+            f"benchmark '{name}': its profile {spec.profile} is not a BenchmarkProfile"
+        )
+    return declared
+
+
 def benchmark_class(name: str) -> type[Benchmark]:
-    """The benchmark class the spec names: "module:Class", or "package:task.yaml" (a
-    declarative multiple-choice task written in YAML, `biasaudit.declarative_yaml`)."""
+    """The benchmark class the spec names ("module:Class", or "package:task.yaml": a
+    declarative multiple-choice task written in YAML, `biasaudit.declarative_yaml`), with its
+    `Declaration` attached (`Benchmark.declaration`): the one place a declaration is found
+    by name."""
     ref = get_spec(name).benchmark
+    cls: type[Benchmark]
     if ref.endswith((".yaml", ".yml")):
         from biasaudit.declarative_yaml import yaml_benchmark
 
-        return yaml_benchmark(ref)
-    cls: type[Benchmark] = import_object(ref)
+        cls = yaml_benchmark(ref)
+    else:
+        cls = import_object(ref)
+    cls.declaration = declaration(name)
     return cls
-
-
-def analysis(benchmark: str, name: str) -> Analysis:
-    """One analysis of a benchmark, with did-you-mean for unknown names."""
-    from biasaudit.analysis import Analysis
-
-    spec = get_spec(benchmark)
-    if name not in spec.analyses:
-        known = sorted(spec.analyses)
-        raise UnknownNameError(
-            f"benchmark '{benchmark}' has no analysis '{name}'{_close(name, known)} "
-            f"(analyses: {', '.join(known) or 'none'})"
-        )
-    obj = import_object(spec.analyses[name])
-    if not isinstance(obj, Analysis):
-        raise TypeError(f"{spec.analyses[name]} is not an Analysis")
-    return obj

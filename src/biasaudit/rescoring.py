@@ -7,8 +7,7 @@ from pathlib import Path
 
 from biasaudit.contract import Benchmark, Sample
 from biasaudit.errors import RunError
-from biasaudit.profile.validity import check as check_validity
-from biasaudit.requests import Capability
+from biasaudit.profile.validity import judge
 from biasaudit.results.schema import BenchmarkResult, RunResult, SampleRecord
 from biasaudit.runner.runner import score_record
 
@@ -49,10 +48,5 @@ def rescore_benchmark(
     transcript = previous.validity is not None and any(
         f.gate == "transcript" for f in previous.validity.flags
     )
-    result.validity = check_validity(
-        result,
-        rescored,
-        chat_as_transcript=transcript,
-        generative=Capability.GENERATE in bench.required_capabilities(),
-    )
+    result.validity = judge(bench, result, rescored, transcript)
     return result, rescored

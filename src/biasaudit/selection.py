@@ -1,21 +1,21 @@
-"""`sample_benchmark`: a benchmark's stratified sample by the keys its SPEC declares.
+"""`sample_benchmark`: a benchmark's stratified sample by the keys its SPEC declares (read
+from the declaration the benchmark object carries).
 
 Kept apart from `biasaudit.sampling` (pure, imported by the results schema) because it reads
-the plug-in registry.
+a benchmark's samples.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from typing import Any
 
+from biasaudit.contract import Benchmark
 from biasaudit.errors import RunError
-from biasaudit.plugin import get_spec
 from biasaudit.sampling import Selection, plan_samples
 
 
 def sample_benchmark(
-    bench: Any,
+    bench: Benchmark,
     size: int,
     seed: int,
     suite: str | None = None,
@@ -25,7 +25,7 @@ def sample_benchmark(
 ) -> Selection:
     """A stratified sample of `size` units of `bench`, by the keys its SPEC declares (the
     units holding the `prefer` sample ids first: `biasaudit.sampling.plan_samples`)."""
-    declared = get_spec(bench.name).suites
+    declared = bench.declaration.suites if bench.declaration is not None else None
     if declared is None:
         raise RunError(
             f"--sample: benchmark '{bench.name}' declares no stratification keys "
@@ -35,7 +35,7 @@ def sample_benchmark(
         raise RunError(f"--sample must be a whole number of at least 1, got {size!r}")
     strata, cover = declared.keys(suite)
     return plan_samples(
-        bench.iter_samples(),
+        bench.samples(),
         size,
         strata=strata,
         unit=declared.unit,

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from biasaudit import plugin
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.benchmarks import Benchmark, Sample
 from biasaudit.data import DataStore
 from biasaudit.requests import Capability
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord

@@ -9,7 +9,7 @@ import pytest
 
 from biasaudit.audit.folder import read_audit
 from biasaudit.audit.run import audit
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.plugin import names
 from biasaudit.results.io import read_results
 

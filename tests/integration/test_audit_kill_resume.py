@@ -33,7 +33,7 @@ def slow_write(self, record):
     write(self, record)
     time.sleep(slow)
 io.SamplesWriter.write = slow_write
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 sys.exit(main(sys.argv[2:]))
 """
 AUDIT = ["audit", "-m", "fake:a", "-m", "fake:b", "--suite", "demo"]

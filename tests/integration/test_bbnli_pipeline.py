@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 from tests.conformance import tiny_models
 
-from biasaudit import plugin
-from biasaudit.analysis import Context
+from biasaudit.analysis import Context, analysis_of
 from biasaudit.benchmarks.bbnli.benchmark import BBNLI
 from biasaudit.data import DataStore
 
@@ -56,7 +55,7 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def _analysis(name: str, args: dict[str, Any], ctx: Context) -> Any:
-    analysis = plugin.analysis("bbnli", name)
+    analysis = analysis_of("bbnli", name)
     return analysis.run(analysis.Args(**args), ctx)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import biasaudit
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.results.io import iter_samples
 
 pytestmark = pytest.mark.integration

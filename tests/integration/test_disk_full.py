@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.results.io import read_results
 
 

@@ -162,7 +162,7 @@ def test_merged_model_is_a_model_spec(tiny_lm: Path, tmp_path: Path) -> None:
 def test_cli_trains_and_refuses(
     tiny_lm: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from biasaudit.cli import main
+    from biasaudit.cli.app import main
 
     data = tmp_path / "d.jsonl"
     data.write_text("".join(json.dumps({"messages": m}) + "\n" for m in EXAMPLES))
@@ -219,7 +219,7 @@ def test_bad_finetune_inputs_are_one_line(
     extra: list[str],
     words: str,
 ) -> None:
-    from biasaudit.cli import main
+    from biasaudit.cli.app import main
 
     (tmp_path / "A_FILE").write_text("not a folder")
     extra = [e.replace("A_FILE", str(tmp_path / "A_FILE")) for e in extra]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 
 MARKER = "sk-BIASAUDITMARKER7f3a9e0c"
 DEAD = "openai:m@http://127.0.0.1:9/v1"  # nothing listens: only reached if the checks pass
@@ -97,7 +97,7 @@ def test_a_broken_pipe_elsewhere_is_not_hidden(monkeypatch: pytest.MonkeyPatch) 
     """Only a closed stdout ends quietly: a pipe to another process breaking (with stdout
     fine) is an error that keeps its traceback. The fault is injected into a command (as the
     browser's DevTools pipe breaking would raise it); stdout is pytest's capture."""
-    import biasaudit.cli as cli
+    import biasaudit.cli.app as cli
 
     def broken(args: object) -> int:
         raise BrokenPipeError(32, "Broken pipe")

@@ -17,7 +17,7 @@ from fake_openai import FakeOpenAI
 
 from biasaudit.benchmarks.calm.names import load_names_csv
 from biasaudit.benchmarks.cobias.data import read_statements
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.datasets.bbq import read_bbq_rows
 from biasaudit.datasets.crows_pairs import read_crows_pairs_csv
 from biasaudit.datasets.files import read_csv

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fake_openai import stop_run
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 
 DEEP = "[" * 200_000 + "]" * 200_000
 

@@ -17,7 +17,7 @@ import pytest
 from fake_openai import FakeOpenAI
 
 import biasaudit
-from biasaudit.cli import EXIT_INCOMPLETE, main
+from biasaudit.cli.app import EXIT_INCOMPLETE, main
 from biasaudit.results.io import read_results
 from biasaudit.results.lock import LOCK_FILE
 

@@ -20,7 +20,7 @@ import pytest
 from fake_openai import FakeOpenAI
 from fake_openai import stop_run as fake_stop_run
 
-from biasaudit.cli import EXIT_INCOMPLETE, main
+from biasaudit.cli.app import EXIT_INCOMPLETE, main
 from biasaudit.results.io import read_results
 from biasaudit.results.lock import LOCK_FILE
 

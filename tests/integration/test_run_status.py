@@ -19,7 +19,7 @@ import pytest
 from fake_openai import FakeOpenAI
 from fake_openai import stop_run as fake_stop_run
 
-from biasaudit.cli import EXIT_INCOMPLETE, main
+from biasaudit.cli.app import EXIT_INCOMPLETE, main
 from biasaudit.report import build_html, load_runs
 from biasaudit.results.io import iter_samples, read_results
 from biasaudit.results.status import judge

@@ -24,7 +24,10 @@ MARKER = "sk-BIASAUDITMARKER7f3a9e0c"
 
 def biasaudit(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "biasaudit.cli", *args], capture_output=True, timeout=300, env=env
+        [sys.executable, "-m", "biasaudit.cli", *args],
+        capture_output=True,
+        timeout=300,
+        env=env,
     )
 
 

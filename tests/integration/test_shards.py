@@ -26,7 +26,7 @@ from fake_openai import FakeOpenAI
 from runcompare import assert_same_run
 
 import biasaudit
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 
 LIMIT = 10
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "slurm_shards.sbatch"

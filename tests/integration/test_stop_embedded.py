@@ -9,7 +9,7 @@ import pytest
 
 import biasaudit
 from biasaudit.benchmarks.stop.prompts import INSTRUCTION_CODE
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.results.io import iter_samples
 
 pytestmark = pytest.mark.integration

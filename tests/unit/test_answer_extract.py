@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from biasaudit import extraction
-from biasaudit.benchmarks.base import Benchmark, Sample, SampleScore
+from biasaudit.benchmarks import Benchmark, Sample, SampleScore
 from biasaudit.benchmarks.bbnli.benchmark import BBNLI
 from biasaudit.benchmarks.bbq.benchmark import BBQ, BBQOptions
 from biasaudit.benchmarks.beads.benchmark import Beads
@@ -23,7 +23,7 @@ from biasaudit.benchmarks.stop.benchmark import STOP
 from biasaudit.benchmarks.stop_downstream.benchmark import StopDownstream
 from biasaudit.data import DataStore
 from biasaudit.metrics.frame import frame
-from biasaudit.profile.validity import check
+from biasaudit.profile import validity
 from biasaudit.requests import (
     Capability,
     GenerateRequest,
@@ -32,6 +32,12 @@ from biasaudit.requests import (
     Response,
 )
 from biasaudit.results.schema import BenchmarkResult, CIInfo, Exchange, MetricValue, SampleRecord
+
+
+def check(result, records=None, **flags):  # type: ignore[no-untyped-def]
+    """The gates the result's benchmark declares, checked (validity.check takes them)."""
+    gates = validity.benchmark_profile(result.benchmark).gates
+    return validity.check(result, records, gates, **flags)
 
 
 def _reply(request: Any, text: str | None, error: str | None = None) -> Exchange:

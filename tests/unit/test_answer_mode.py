@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.benchmarks import Benchmark, Sample
 from biasaudit.benchmarks.bbnli.benchmark import BBNLI
 from biasaudit.benchmarks.bbq.benchmark import BBQ
 from biasaudit.benchmarks.calm.benchmark import CALM

@@ -32,9 +32,10 @@ def forecast_plan(plan: BenchmarkPlan, costs: dict[str, Cost]) -> BenchmarkForec
     if plan.bench is None or plan.skip_reason is not None:
         return None
     ids = plan.selection.ids if plan.selection is not None else None
-    groups = [s.groups for s in plan.bench.iter_samples() if ids is None or s.id in ids]
+    groups = [s.groups for s in plan.bench.samples() if ids is None or s.id in ids]
     suite = plan.selection.plan.suite if plan.selection is not None else None
-    effect = benchmark_profile(plan.name).effect
+    declared = plan.bench.declaration
+    effect = declared.profile.effect if declared is not None else None
     return forecast(plan.name, suite, groups, effect, costs.get(plan.name))
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from biasaudit.errors import RunError
 from biasaudit.metrics.power import mde_from_se
-from biasaudit.profile.spec import Effect, matches
+from biasaudit.profile_spec import Effect, matches
 
 COSTS_FILE = "costs.json"
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h)?\s*$", re.IGNORECASE)

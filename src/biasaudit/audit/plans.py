@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.api import build_benchmarks
-from biasaudit.benchmarks.base import Benchmark
-from biasaudit.data import DataStore
+from biasaudit.contract import Benchmark
 from biasaudit.declarations import part_problems
-from biasaudit.errors import BiasauditError
+from biasaudit.discovery import open_store
+from biasaudit.errors import BiasauditError, RunError
 from biasaudit.options import parse_options
 from biasaudit.plugin import get_spec
 from biasaudit.profile.validity import benchmark_profile
@@ -27,8 +27,14 @@ class BenchmarkPlan:
     options: dict[str, Any] = field(default_factory=dict)
     selection: Selection | None = None
     skip_reason: str | None = None
-    #: The benchmark built for the plan (None when skipped): its samples, for the planner.
+    #: The benchmark built for the plan (None when skipped): the object the run uses.
     bench: Benchmark | None = None
+
+    def built(self) -> Benchmark:
+        """The benchmark object of a plan that runs."""
+        if self.bench is None:
+            raise RunError(f"benchmark '{self.name}' is skipped: {self.skip_reason}")
+        return self.bench
 
 
 def _suite_options(
@@ -66,7 +72,7 @@ def plan_suite(
     with the error (the rest of the audit still runs)."""
     from biasaudit.plugin import benchmark_class
 
-    store = DataStore(data_dir)
+    store = open_store(data_dir)
     plans: list[BenchmarkPlan] = []
     built: dict[str, Benchmark] = {}
     for name in names:
@@ -125,7 +131,7 @@ def join_statement_raters(
     statements: set[str] = set()
     for name in targets:
         keys, ids = profiles[name].statement_keys, drawn[name].ids
-        for sample in built[name].iter_samples():
+        for sample in built[name].samples():
             if sample.id in ids:
                 statements |= data_statements(sample.data, keys)
     for plan in plans:
@@ -133,9 +139,7 @@ def join_statement_raters(
         if rates is None or not statements or plan.selection is None:
             continue
         bench = built[plan.name]
-        prefer = {
-            s.id for s in bench.iter_samples() if norm(s.data.get(rates[0], "")) in statements
-        }
+        prefer = {s.id for s in bench.samples() if norm(s.data.get(rates[0], "")) in statements}
         plan.selection = sample_benchmark(
             bench, plan.selection.plan.size, seed, suite, prefer=prefer, joined_with=targets
         )
@@ -150,12 +154,12 @@ def limit_warnings(
     """One line per benchmark whose first `limit` samples miss whole groups of a key it
     stratifies by (or, without a declaration, of any of its group keys)."""
     lines: list[str] = []
-    store = DataStore(data_dir)
+    store = open_store(data_dir)
     for bench in build_benchmarks(names, options, store, 0):
         declared = get_spec(bench.name).suites
         present: dict[str, set[str]] = {}
         kept: dict[str, set[str]] = {}
-        for position, sample in enumerate(bench.iter_samples()):
+        for position, sample in enumerate(bench.samples()):
             keys = declared.strata if declared is not None else tuple(sample.groups)
             for key in keys:
                 value = str(sample.groups.get(key, ""))

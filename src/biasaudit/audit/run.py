@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from biasaudit._version import __version__, git_revision
-from biasaudit.api import evaluate_one, model_slug
+from biasaudit.api import model_slug, run_plan
 from biasaudit.audit.budget import budget_plans, record_run_costs
 from biasaudit.audit.folder import (
     AUDIT_FILE,
@@ -31,6 +31,7 @@ from biasaudit.errors import RunError
 from biasaudit.models.spec import validate_model
 from biasaudit.plugin import get_spec, names
 from biasaudit.results.schema import RunResult
+from biasaudit.runner.plan import RunHooks, RunPlan
 
 
 @dataclass
@@ -42,19 +43,16 @@ class AuditRun:
     run: RunResult | None
 
 
-def _expected_requests(plans: Sequence[BenchmarkPlan], seed: int, data_dir: Any) -> int | None:
+def _expected_requests(plans: Sequence[BenchmarkPlan], seed: int) -> int | None:
     """Requests of the whole suite (for the overall progress bar), if every one is known."""
-    from biasaudit.api import build_benchmarks
-    from biasaudit.data import DataStore
     from biasaudit.runner.runner import RunConfig, expected_total
 
-    store = DataStore(data_dir)
     total = 0
     for plan in plans:
-        bench = build_benchmarks([plan.name], {plan.name: plan.options}, store, seed)[0]
+        bench = plan.built()
         selections = {plan.name: plan.selection} if plan.selection else {}
         config = RunConfig(seed=seed, selections=selections)
-        count = expected_total(bench, bench.iter_samples(), config)
+        count = expected_total(bench, bench.samples(), config)
         if count is None:
             return None
         total += count
@@ -107,7 +105,9 @@ def audit_one(
     data_dir: str | Path | None = None,
     **run_kwargs: Any,
 ) -> AuditRun:
-    """One model's audit into `folder` (a run folder plus audit.json)."""
+    """One model's audit into `folder` (a run folder plus audit.json). The benchmarks are
+    the objects the plans built: nothing is built or read again (`RunPlan`)."""
+    model_args = run_kwargs.pop("model_args", None)
     order = [p.name for p in plans]
     skipped = {p.name: p.skip_reason for p in plans if p.skip_reason is not None}
     to_run = [p for p in plans if p.skip_reason is None]
@@ -153,25 +153,20 @@ def audit_one(
     if progress:
         from tqdm import tqdm
 
-        total = _expected_requests(to_run, seed, data_dir)
+        total = _expected_requests(to_run, seed)
         overall = tqdm(total=total, desc=f"audit {model} ({suite})", unit="req", file=sys.stderr)
     try:
-        run = evaluate_one(
-            [p.name for p in to_run],
-            model,
-            options=options,
-            selections={p.name: p.selection for p in to_run if p.selection is not None},
-            output_dir=folder,
-            data_dir=data_dir,
+        plan = RunPlan(
+            [p.built() for p in to_run],
             seed=seed,
+            selections={p.name: p.selection for p in to_run if p.selection is not None},
             shard=shard,
-            progress=progress,
+            output_dir=folder,
             tolerate=True,
-            progress_prefix=prefix,
-            on_progress=update,
-            overall_bar=overall,
+            hooks=RunHooks(progress, prefix, update, overall),
             **run_kwargs,
         )
+        run = run_plan(plan, model, model_args)
     finally:
         if overall is not None:
             overall.close()

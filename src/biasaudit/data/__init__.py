@@ -1,5 +1,7 @@
-"""Pinned data sources, the download cache and offline mirrors."""
+"""Pinned data sources, the download cache and offline mirrors (the data layer: it imports
+nothing above the foundation; see docs/architecture.md)."""
 
-from biasaudit.data.store import DataStore, PinnedSource, all_sources, get_source
+from biasaudit.data.source import DataSource
+from biasaudit.data.store import DataStore, PinnedSource
 
-__all__ = ["DataStore", "PinnedSource", "all_sources", "get_source"]
+__all__ = ["DataSource", "DataStore", "PinnedSource"]

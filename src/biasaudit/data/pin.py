@@ -9,7 +9,6 @@ a 40-hex commit is reported, because a branch name is not a pin.
 
 from __future__ import annotations
 
-import hashlib
 import http.client
 import re
 import subprocess
@@ -17,22 +16,15 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from biasaudit.benchmark_spec import DataSource
+from biasaudit.data.source import DataSource
 from biasaudit.errors import DataError
+from biasaudit.hashing import stream_sha256
 
 _GITHUB_RAW = re.compile(r"^https?://raw\.githubusercontent\.com/([^/]+/[^/]+)/([^/]+)/(.+)$")
 _HF_RESOLVE = re.compile(r"^https?://huggingface\.co/(datasets/[^/]+/[^/]+)/resolve/([^/]+)/(.+)$")
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
-
-
-def _digest(handle: IO[bytes]) -> tuple[str, int]:
-    digest, size = hashlib.sha256(), 0
-    for block in iter(lambda: handle.read(1 << 20), b""):
-        digest.update(block)
-        size += len(block)
-    return digest.hexdigest(), size
 
 
 def _read(location: str, timeout: float) -> tuple[str, int]:
@@ -41,10 +33,10 @@ def _read(location: str, timeout: float) -> tuple[str, int]:
         if not path.is_file():
             raise DataError(f"{location}: no such file")
         with path.open("rb") as handle:
-            return _digest(handle)
+            return stream_sha256(handle)
     try:
         with urllib.request.urlopen(location, timeout=timeout) as response:
-            digest, size = _digest(response)
+            digest, size = stream_sha256(response)
             declared = response.headers.get("Content-Length")
     except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
         raise DataError(f"{location}: cannot be read ({type(exc).__name__}: {exc})") from None

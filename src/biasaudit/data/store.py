@@ -3,7 +3,8 @@
 Every dataset file the toolkit reads is a `PinnedSource` (URL at an upstream commit, sha256,
 licence, citation), keyed by its path in the mirror layout (e.g. ``stop/STOP-full.json``).
 Benchmarks declare their own files (`BenchmarkSpec.sources`, a JSON file in the benchmark's
-package); the store reads the declarations of every discovered benchmark.
+package); a store is given the sources it may resolve (`biasaudit.discovery.open_store` gives
+it those of every discovered benchmark), so the data layer imports nothing above it.
 
 `DataStore.path(key)` returns a verified local file:
 - with a data dir (``--data-dir`` or ``BIASAUDIT_DATA_DIR``) the file is read from that offline
@@ -15,18 +16,15 @@ Either way the sha256 must match. A mismatch is an error, never a silent re-down
 
 from __future__ import annotations
 
-import hashlib
-import http.client
 import os
 import shutil
 import tempfile
-import urllib.error
-import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from biasaudit.benchmark_spec import DataSource
+from biasaudit.data.source import DataSource
 from biasaudit.errors import DataError
+from biasaudit.hashing import file_sha256
 
 DATA_DIR_ENV = "BIASAUDIT_DATA_DIR"
 CACHE_DIR_ENV = "BIASAUDIT_CACHE_DIR"
@@ -35,34 +33,9 @@ CACHE_DIR_ENV = "BIASAUDIT_CACHE_DIR"
 #: A pinned file (declared by a benchmark's spec: `BenchmarkSpec.sources`).
 PinnedSource = DataSource
 
-
-def _load_sources() -> dict[str, PinnedSource]:
-    """Every pinned file the discovered benchmarks declare, by key."""
-    from biasaudit.discovery import declared_sources
-
-    return declared_sources()
-
-
-def all_sources() -> list[PinnedSource]:
-    return list(_load_sources().values())
-
-
-def get_source(key: str) -> PinnedSource:
-    try:
-        return _load_sources()[key]
-    except KeyError:
-        raise DataError(
-            f"no pinned data source '{key}' (no installed benchmark declares it in its "
-            f"spec's sources)"
-        ) from None
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+#: The sources a store resolves: a mapping by key, or a function returning one (called when
+#: the first file is asked for, so that building a store discovers nothing).
+Sources = Mapping[str, DataSource] | Callable[[], Mapping[str, DataSource]]
 
 
 def default_cache_dir() -> Path:
@@ -88,8 +61,11 @@ class DataStore:
         cache_dir: str | Path | None = None,
         download_timeout: float = 60.0,
         use_mirror: bool = True,
+        *,
+        sources: Sources,
     ) -> None:
-        """`use_mirror=False` ignores any data dir and always uses the download cache.
+        """`sources`: the pinned files this store resolves (see `Sources`).
+        `use_mirror=False` ignores any data dir and always uses the download cache.
 
         `data_dir` (or BIASAUDIT_DATA_DIR) may name several folders, as a list or joined by
         the OS path separator (``A:B``; ``--data-dir A --data-dir B`` joins them so): they
@@ -108,12 +84,31 @@ class DataStore:
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir() / "data"
         self.download_timeout = download_timeout
         self._verified: dict[str, Path] = {}
+        self._sources = sources
+
+    def sources(self) -> Mapping[str, DataSource]:
+        """Every pinned file this store can resolve, by key."""
+        return self._sources() if callable(self._sources) else self._sources
+
+    def source(self, key: str) -> DataSource:
+        """The pinned source `key`; a key no benchmark declares is a one-line DataError."""
+        try:
+            return self.sources()[key]
+        except KeyError:
+            raise DataError(
+                f"no pinned data source '{key}' (no installed benchmark declares it in its "
+                f"spec's sources)"
+            ) from None
+
+    def is_pinned(self, key: str) -> bool:
+        """Whether `key` names a pinned source (rather than a local path)."""
+        return key in self.sources()
 
     def path(self, key: str) -> Path:
         """Local path of the pinned file `key`, verified against its sha256."""
         if key in self._verified:
             return self._verified[key]
-        source = get_source(key)
+        source = self.source(key)
         if self.data_dirs:
             local = self._search(source)
         else:
@@ -158,10 +153,10 @@ class DataStore:
 
     def sha256(self, key: str) -> str:
         self.path(key)
-        return get_source(key).sha256
+        return self.source(key).sha256
 
     def _verify(self, source: PinnedSource, local: Path) -> None:
-        actual = sha256_file(local)
+        actual = file_sha256(local)
         if actual != source.sha256:
             raise DataError(
                 f"{local}: sha256 mismatch for {source.key} (expected {source.sha256[:12]}…, "
@@ -169,6 +164,10 @@ class DataStore:
             )
 
     def _download(self, source: PinnedSource, target: Path) -> None:
+        import http.client  # here: importing the store stays light
+        import urllib.error
+        import urllib.request
+
         if source.url is None:
             raise DataError(
                 f"{source.key}: no download URL ({source.upstream}); "
@@ -193,7 +192,7 @@ class DataStore:
                 f"{source.key}: download from {source.url} failed ({exc}); "
                 f"use --data-dir for offline data"
             ) from None
-        actual = sha256_file(tmp_path)
+        actual = file_sha256(tmp_path)
         if actual != source.sha256:
             tmp_path.unlink(missing_ok=True)
             raise DataError(

@@ -10,7 +10,6 @@ checks the rows and fields.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 from collections.abc import Iterator
@@ -132,15 +131,3 @@ def check_row_width(path: str | Path, line: int, row: Row, header: list[str]) ->
         raise DataError(
             f"{path}: row {line} has fewer fields than the header (no {', '.join(missing)})"
         )
-
-
-def sha256_of(path: str | Path) -> str:
-    """sha256 of a file; of a folder, of its files' relative names and sha256s, sorted."""
-    target = Path(path)
-    if not target.is_dir():
-        return hashlib.sha256(read_bytes(target)).hexdigest()
-    digest = hashlib.sha256()
-    for file in sorted(p for p in target.rglob("*") if p.is_file()):
-        name = file.relative_to(target).as_posix()
-        digest.update(f"{name}\0{hashlib.sha256(read_bytes(file)).hexdigest()}\n".encode())
-    return digest.hexdigest()

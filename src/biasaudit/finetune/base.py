@@ -37,11 +37,11 @@ class BaseModelRef:
     label: str
 
     def sha256(self) -> str:
-        from biasaudit.models.hf import folder_sha256
-        from biasaudit.models.llamacpp import _file_sha256
+        from biasaudit.hashing import folder_sha256
+        from biasaudit.models.llamacpp_loading import weights_sha256
 
         if self.gguf_file:
-            return _file_sha256(str(Path(self.folder) / self.gguf_file))
+            return weights_sha256(str(Path(self.folder) / self.gguf_file))
         return folder_sha256(Path(self.folder))
 
 

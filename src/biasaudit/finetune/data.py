@@ -17,7 +17,6 @@ A bad line is a one-line `DataError` naming the file, line and field.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 
 from biasaudit.datasets.files import iter_json_lines, load_json
 from biasaudit.errors import DataError
+from biasaudit.hashing import lines_sha256
 
 Messages = list[dict[str, str]]
 ROLES = ("system", "user", "assistant")
@@ -104,7 +104,4 @@ def read_examples(path: str | Path) -> list[Messages]:
 
 def data_sha256(examples: Sequence[Messages]) -> str:
     """Content hash of the examples (canonical JSON, in order)."""
-    digest = hashlib.sha256()
-    for messages in examples:
-        digest.update(json.dumps(messages, sort_keys=True, ensure_ascii=False).encode() + b"\n")
-    return digest.hexdigest()
+    return lines_sha256(json.dumps(m, sort_keys=True, ensure_ascii=False) for m in examples)

@@ -30,9 +30,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-from scipy.stats import norm
 
 from biasaudit.metrics.bootstrap import bootstrap_ci
 
@@ -70,7 +70,7 @@ def wilson(successes: float, n: float, level: float = 0.95) -> tuple[float, floa
     §2.2): (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)."""
     if n <= 0:
         raise ValueError("the Wilson interval needs n >= 1")
-    z = float(norm.ppf(0.5 + level / 2.0))
+    z = NormalDist().inv_cdf(0.5 + level / 2.0)
     p = successes / n
     centre = p + z * z / (2 * n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from biasaudit.errors import BackendError
+from biasaudit.hashing import folder_sha256
 from biasaudit.models.base import Backend
 from biasaudit.models.hf_causal import CausalLM
 from biasaudit.models.hf_loading import (
@@ -33,12 +34,11 @@ from biasaudit.models.hf_loading import (
     _detect_task,
     _resolve_source,
     _special_prefix,
-    folder_sha256,
     load_error,
     quiet_transformers,
 )
 from biasaudit.models.hf_masked import MaskedLM, shared_positions, word_groups
-from biasaudit.models.llamacpp_loading import _file_sha256
+from biasaudit.models.llamacpp_loading import weights_sha256
 from biasaudit.options import parse_options
 from biasaudit.requests import Capability, ClassifyRequest, Response
 
@@ -51,7 +51,6 @@ __all__ = [
     "_detect_task",
     "_resolve_source",
     "_special_prefix",
-    "folder_sha256",
     "load_error",
     "quiet_transformers",
     "shared_positions",
@@ -96,7 +95,7 @@ class HFBackend(CausalLM, MaskedLM):
         if self._sha256 is None and self.source.local:
             folder = Path(self.source.name_or_path)
             if self.source.gguf_file:
-                self._sha256 = _file_sha256(str(folder / self.source.gguf_file))
+                self._sha256 = weights_sha256(str(folder / self.source.gguf_file))
             else:
                 self._sha256 = folder_sha256(folder)
         return self._sha256

@@ -9,7 +9,6 @@ puts them together.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, BiasauditError, CapabilityError
 from biasaudit.models.base import Backend
-from biasaudit.models.llamacpp_loading import _file_sha256, smollm2_path
+from biasaudit.models.llamacpp_loading import smollm2_path
 from biasaudit.requests import Capability, Response
 
 Task = Literal["causal", "masked", "classifier"]
@@ -92,17 +91,6 @@ def _resolve_source(target: str, args: HFArgs) -> _Source:
     if target.startswith(("/", ".", "~")) or target.count("/") > 1:
         raise BackendError(f"model folder not found: {target}")
     return _Source(target, args.gguf_file, False, target)
-
-
-def folder_sha256(folder: Path) -> str:
-    """Content hash of a model folder: every file outside hidden folders, by relative path."""
-    digest = hashlib.sha256()
-    for file in sorted(p for p in folder.rglob("*") if p.is_file()):
-        relative = file.relative_to(folder)
-        if any(part.startswith(".") for part in relative.parts):
-            continue
-        digest.update(f"{relative.as_posix()}\0{_file_sha256(str(file))}\n".encode())
-    return digest.hexdigest()
 
 
 def load_error(backend: str, label: str, exc: Exception) -> BackendError:

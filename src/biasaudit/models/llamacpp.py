@@ -33,7 +33,6 @@ from biasaudit.models.llamacpp_loading import (
     DEFAULT_PARALLEL,
     EMBEDDED_MODELS,
     LlamaArgs,
-    _file_sha256,
     _import_llama,
     _llama_args,
     _model_params,
@@ -41,6 +40,7 @@ from biasaudit.models.llamacpp_loading import (
     gemma3_270m_path,
     package_dir,
     smollm2_path,
+    weights_sha256,
 )
 from biasaudit.models.llamacpp_scoring import PrefixScorer
 from biasaudit.models.llamacpp_slots import Job, SlotDecoder, chat_formatter, make_job
@@ -63,12 +63,12 @@ __all__ = [
     "EmbeddedBackend",
     "GGUFBackend",
     "LlamaArgs",
-    "_file_sha256",
     "_llama_args",
     "_quiet_stderr",
     "gemma3_270m_path",
     "package_dir",
     "smollm2_path",
+    "weights_sha256",
 ]
 
 #: KV cells per conversation in the batched decoder; longer requests go one at a time
@@ -129,7 +129,7 @@ class GGUFBackend(Backend):
             "backend": self.name,
             "model": self.label,
             "file": str(self.model_path),
-            "sha256": _file_sha256(str(self.model_path)),
+            "sha256": weights_sha256(str(self.model_path)),
             "n_ctx": self.n_ctx,
             "chat_format": "transcript" if self.chat_as_transcript else "gguf-template",
         } | ({} if self.extra_buffers else {"extra_buffers": False})

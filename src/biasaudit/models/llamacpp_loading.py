@@ -9,7 +9,6 @@ buffers switched off on request.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib.util
 import os
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, BiasauditError
+from biasaudit.hashing import file_sha256
 from biasaudit.options import parse_options
 
 DEFAULT_N_CTX = 4096
@@ -30,12 +30,9 @@ DEFAULT_PARALLEL = 1
 
 
 @cache
-def _file_sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+def weights_sha256(path: str) -> str:
+    """`file_sha256` of a weights file, computed once per path in a process (gigabytes)."""
+    return file_sha256(path)
 
 
 @contextlib.contextmanager
@@ -149,7 +146,7 @@ def gemma3_270m_path() -> Path:
     from biasaudit.data.store import default_cache_dir
 
     target = default_cache_dir() / "models" / gemma.MODEL_NAME
-    if not target.is_file() or _file_sha256(str(target)) != gemma.EXPECTED_SHA256:
+    if not target.is_file() or weights_sha256(str(target)) != gemma.EXPECTED_SHA256:
         target.parent.mkdir(parents=True, exist_ok=True)
         gemma.assemble(target, overwrite=True)
     return Path(target)

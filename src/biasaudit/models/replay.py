@@ -9,7 +9,6 @@ file gets an error response (outcome "error"), never a made-up answer.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any, ClassVar
 from pydantic import TypeAdapter, ValidationError
 
 from biasaudit.errors import BackendError
+from biasaudit.hashing import stream_sha256
 from biasaudit.models.base import Backend
 from biasaudit.requests import Capability, Request, Response, request_key
 
@@ -93,7 +93,7 @@ class ReplayBackend(Backend):
         self.capabilities = frozenset(r.kind for r in self.answers.values())
         try:
             with self.path.open("rb") as handle:  # in chunks: a replay file can be large
-                digest = hashlib.file_digest(handle, "sha256").hexdigest()
+                digest = stream_sha256(handle)[0]
         except OSError as exc:
             raise BackendError(
                 f"replay file {self.path}: cannot read it ({exc.strerror})"

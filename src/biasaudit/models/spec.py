@@ -14,7 +14,9 @@ from biasaudit.errors import BackendError
 from biasaudit.models.base import Backend
 from biasaudit.registry import Registry
 
-BACKENDS: Registry[type[Backend]] = Registry("backend")
+#: Entry-point group through which installed packages add backends (examples/uniform-backend).
+BACKEND_ENTRY_POINTS = "biasaudit.backends"
+BACKENDS: Registry[type[Backend]] = Registry("backend", BACKEND_ENTRY_POINTS)
 BACKENDS.register(
     "embedded",
     "biasaudit.models.llamacpp:EmbeddedBackend",

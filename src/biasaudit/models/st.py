@@ -14,8 +14,9 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, BiasauditError
+from biasaudit.hashing import folder_sha256
 from biasaudit.models.base import Backend
-from biasaudit.models.hf import folder_sha256, load_error, quiet_transformers
+from biasaudit.models.hf import load_error, quiet_transformers
 from biasaudit.models.llamacpp import package_dir
 from biasaudit.options import parse_options
 from biasaudit.requests import Capability, EmbedRequest, Response

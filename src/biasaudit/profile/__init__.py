@@ -1,19 +1,14 @@
 """The bias profile: demographic axes x benchmarks, signed effects, FDR-controlled verdicts.
 
 See docs/profile.md. Benchmarks declare a `BenchmarkProfile` in their own folder
-(``BenchmarkSpec.profile``); `build_profile` / `profile_of_dir` compute the profile of a run
-folder; `write_outputs` writes profile.json / profile.csv and the model card of an audit.
+(``BenchmarkSpec.profile``; the class is in the plug-in API, `biasaudit.profile_spec`);
+`build_profile` / `profile_of_dir` compute the profile of a run folder; `write_outputs`
+writes profile.json / profile.csv and the model card of an audit.
 """
 
-from biasaudit.profile.axes import AXES
 from biasaudit.profile.model import Profile, ProfileCell
-from biasaudit.profile.spec import BenchmarkProfile, Effect, Gates
 
 __all__ = [
-    "AXES",
-    "BenchmarkProfile",
-    "Effect",
-    "Gates",
     "Profile",
     "ProfileCell",
     "build_profile",

@@ -16,8 +16,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from biasaudit.axes import AXES, axis_order
 from biasaudit.metrics.bootstrap import bootstrap_ci
-from biasaudit.profile.axes import AXES, axis_order
 from biasaudit.profile.model import (
     AGAINST,
     NOT_MEASURABLE,
@@ -30,10 +30,10 @@ from biasaudit.profile.model import (
 )
 from biasaudit.profile.pooled import pooled_cells
 from biasaudit.profile.reliability import reliable_statements, statement_texts
-from biasaudit.profile.spec import BenchmarkProfile, Effect, Gates, matches, record_key
 from biasaudit.profile.stats import contrast_ci, contrast_test, sign_flip_test
 from biasaudit.profile.validity import ANSWERS, benchmark_profile, pct, validity_of
 from biasaudit.profile.verdicts import apply_verdicts
+from biasaudit.profile_spec import BenchmarkProfile, Effect, Gates, matches, record_key
 from biasaudit.results.io import iter_samples, read_results
 from biasaudit.results.schema import RunResult, SampleRecord
 

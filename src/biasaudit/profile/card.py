@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from biasaudit.profile.axes import axis_order
+from biasaudit.axes import axis_order
 from biasaudit.profile.model import (
     AGAINST,
     DISFAVOURS,

@@ -1,21 +1,31 @@
-"""`RunResult.to_dataframe()`: one row per (benchmark, metric, breakdown group), gated.
-
-The validity gates (`biasaudit.profile.display`) sit above the results schema, so the
-table is built here and installed into `biasaudit.results.schema` when this module is
-imported (biasaudit/__init__ does).
-"""
+"""`to_dataframe(run)` (also `biasaudit.to_dataframe`): one row per (benchmark, metric,
+breakdown group), validity-gated. A plain function of the reporting layer: the gates
+(`biasaudit.profile.display`) sit above the results schema."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from biasaudit.profile import display
-from biasaudit.results import schema
 from biasaudit.results.schema import DATAFRAME_COLUMNS, RunResult
 
 
-def run_frame(run: RunResult, *, gated: bool = True) -> Any:
-    """See `RunResult.to_dataframe`."""
+def to_dataframe(run: RunResult, *, gated: bool = True) -> Any:
+    """One row per (benchmark, metric, breakdown group); group is '' for the overall value.
+
+    A signed contrast is a row with group_by "contrast" and its name as the group.
+
+    Columns: model, benchmark, metric, group_by, group, value, n, ci_low, ci_high, then
+    ci_level, ci_method, higher_is_better, n_excluded (None on group rows),
+    not_measurable, and one ``rate_<outcome>`` column per parse outcome seen anywhere in
+    the run (share of answers; 0 when the row has outcome rates but not that one, None
+    when it has none).
+
+    The validity gates apply as in `export` and the report (docs/profile.md): a row
+    that fails one has value, ci_low and ci_high None (NaN) and ``not_measurable`` =
+    "not measurable: <reason>"; n and the outcome rates stay (they say why).
+    ``gated=False`` gives every computed value as results.json holds it.
+    """
     import pandas as pd
 
     def gate(row: dict[str, Any], reason: str | None) -> dict[str, Any]:
@@ -80,6 +90,3 @@ def run_frame(run: RunResult, *, gated: bool = True) -> Any:
                 row = gate(base | cells, shown) | extra
                 rows.append(row | {"n_excluded": None} | rates({}))
     return pd.DataFrame(rows, columns=[*DATAFRAME_COLUMNS, *(f"rate_{k}" for k in labels)])
-
-
-schema._frame_builder = run_frame

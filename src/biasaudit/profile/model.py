@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# the verdict directions, declared with the profile spec (plug-in API), re-exported here
+from biasaudit.profile_spec import AGAINST as AGAINST
+from biasaudit.profile_spec import DISFAVOURS as DISFAVOURS
+from biasaudit.profile_spec import FAVOURS as FAVOURS
+from biasaudit.profile_spec import TOWARD as TOWARD
 from biasaudit.results.schema import Validity
 
 PROFILE_SCHEMA_VERSION = "1"
 
-TOWARD = "bias toward stereotype"
-AGAINST = "bias against stereotype"
 #: "negligible: |effect| < MARGIN": the 95 % CI lies inside the benchmark's declared margin.
 NEGLIGIBLE = "negligible"
 #: "inconclusive: could not detect less than MDE": neither a finding nor negligible.
@@ -21,10 +24,6 @@ NOT_MEASURABLE = "not measurable"
 OVERALL = "overall"
 #: The column of an axis pooled over benchmarks (random-effects meta-analysis).
 POOLED = "pooled"
-#: Verdicts of a per-group cell of a benchmark with no stereotype direction (CALM: the
-#: group's accuracy minus the other groups' of its axis).
-FAVOURS = "bias in favour of this group"
-DISFAVOURS = "bias against this group"
 
 
 class _Model(BaseModel):

@@ -19,14 +19,15 @@ so nothing is lost. Gates are declared per benchmark (`Gates` in the benchmark's
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Iterable
 
+from biasaudit.contract import Benchmark
 from biasaudit.discovery import discover
-from biasaudit.errors import PluginError, one_line
 from biasaudit.extraction import READER_AGREEMENT
-from biasaudit.profile.spec import BenchmarkProfile, Gates
+from biasaudit.plugin import declaration
+from biasaudit.profile_spec import BenchmarkProfile, Gates
+from biasaudit.requests import Capability
 from biasaudit.results.schema import (
     BenchmarkResult,
     GroupValue,
@@ -41,22 +42,17 @@ NON_ANSWERS = ("unparsed", "refused")
 
 
 def benchmark_profile(name: str) -> BenchmarkProfile:
-    """The benchmark's declared profile (default gates and no cells when it declares none)."""
-    spec = discover().get(name)  # a benchmark no longer installed: default gates
-    path = spec.profile if spec is not None else None
-    if path is None:
+    """The profile benchmark `name` declares, for results read back from a folder (they
+    hold the name, not the object); the default gates for a benchmark no longer installed."""
+    if name not in discover():
         return BenchmarkProfile()
-    module, _, attribute = path.partition(":")
-    try:
-        declared = getattr(importlib.import_module(module), attribute)
-    except Exception as exc:  # a plug-in's broken part is its own one-line error
-        first = one_line(exc)
-        raise PluginError(
-            f"benchmark '{name}': its profile {path} cannot be loaded ({first})"
-        ) from None
-    if not isinstance(declared, BenchmarkProfile):
-        raise PluginError(f"benchmark '{name}': its profile {path} is not a BenchmarkProfile")
-    return declared
+    return declaration(name).profile
+
+
+def gates_of(benchmark: Benchmark) -> Gates:
+    """The gates the benchmark object carries (its declaration); the defaults without one."""
+    declared = benchmark.declaration
+    return declared.profile.gates if declared is not None else Gates()
 
 
 def pct(share: float) -> str:
@@ -141,15 +137,30 @@ def _count(records: Iterable[SampleRecord], gates: Gates) -> tuple[Counter[str],
     return outcomes, answers
 
 
+def judge(
+    benchmark: Benchmark,
+    result: BenchmarkResult,
+    records: Iterable[SampleRecord],
+    chat_as_transcript: bool,
+) -> Validity:
+    """The validity of a finished run of `benchmark` (the run engine's `RunConfig.judge`)."""
+    generative = Capability.GENERATE in benchmark.required_capabilities()
+    gates = gates_of(benchmark)
+    return check(
+        result, records, gates, chat_as_transcript=chat_as_transcript, generative=generative
+    )
+
+
 def check(
     bench: BenchmarkResult,
-    records: Iterable[SampleRecord] | None = None,
+    records: Iterable[SampleRecord] | None,
+    gates: Gates,
     *,
     chat_as_transcript: bool = False,
     generative: bool = False,
 ) -> Validity:
-    """Every gate of `bench` (records: for the same-answer gate; None skips it)."""
-    gates = benchmark_profile(bench.benchmark).gates
+    """Every one of `gates` over `bench` (records: for the same-answer gate; None skips it):
+    a pure function of its arguments."""
     flags: list[ValidityFlag] = []
     if bench.n_samples == 0:
         flags.append(ValidityFlag(gate="excluded", severity="fail", message="no samples"))
@@ -207,4 +218,6 @@ def generative_records(records: Iterable[SampleRecord]) -> bool:
 
 def validity_of(bench: BenchmarkResult) -> Validity:
     """The recorded validity, or the gates checked now on the results alone (older runs)."""
-    return bench.validity if bench.validity is not None else check(bench)
+    if bench.validity is not None:
+        return bench.validity
+    return check(bench, None, benchmark_profile(bench.benchmark).gates)

@@ -2,7 +2,7 @@
 
 `biasaudit export RUN_DIR` writes:
 
-* ``metrics.<ext>``: one row per (benchmark, metric, group), `RunResult.to_dataframe()`;
+* ``metrics.<ext>``: one row per (benchmark, metric, group), `to_dataframe(run)`;
 * ``samples.<ext>``: one row per sample: ids, ``group_<key>`` columns, outcomes (joined with
   ";" and counted per outcome in ``n_<outcome>``), ``score_<key>`` columns (lists and dicts as
   JSON text), exclusion;
@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pandas is imported where a frame is built: `biasaudit` star
 
 from biasaudit.errors import RunError
 from biasaudit.metrics.grouped import OUTCOMES
+from biasaudit.profile.frame import to_dataframe
 from biasaudit.report.runs import LoadedRun, load_run
 from biasaudit.results.outputs import atomic_output, check_output_dir
 from biasaudit.results.schema import SampleRecord
@@ -76,9 +77,9 @@ def samples_frame(run: LoadedRun) -> pd.DataFrame:
 
 
 def metrics_frame(run: LoadedRun) -> pd.DataFrame:
-    """`RunResult.to_dataframe()`: gated, with a ``not_measurable`` column holding the
+    """`to_dataframe(run)`: gated, with a ``not_measurable`` column holding the
     validity gate's reason where a value is withheld (docs/profile.md)."""
-    return run.result.to_dataframe()
+    return to_dataframe(run.result)
 
 
 def profile_frame(run: LoadedRun) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from biasaudit import plugin
+from biasaudit import importing, plugin
 from biasaudit.report import html
 from biasaudit.report.sections import Section
 from biasaudit.results.schema import BenchmarkResult, SampleRecord
@@ -26,7 +26,7 @@ def view_sections(result: BenchmarkResult, records: Sequence[SampleRecord]) -> l
     if path is None:
         return []
     try:
-        return list(plugin.import_object(path)(result, list(records)))
+        return list(importing.import_object(path)(result, list(records)))
     except Exception as exc:  # shown in the report rather than aborting it
         message = f"The {result.benchmark} view ({path}) failed: {type(exc).__name__}: {exc}"
         return [Section(f"{result.benchmark}: view failed", html.note(message))]

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from biasaudit._version import __version__
 from biasaudit.errors import RunError
+from biasaudit.results.digests import exchanges_digest, hash_sample_hashes
 from biasaudit.results.schema import READABLE_SCHEMA_VERSIONS, RunResult, SampleRecord
 
 RESULTS_FILE = "results.json"
@@ -269,7 +270,6 @@ def check_samples_match(
     benchmarks the run does not have, duplicate sample ids, or per benchmark a different
     number of samples or a different samples hash. Records of a planned benchmark that did
     not finish (an interrupted run streams them) are left out of the check."""
-    from biasaudit.runner.runner import exchanges_digest, hash_sample_hashes
 
     path = run_dir / SAMPLES_FILE
     known = {b.benchmark for b in run.benchmarks}

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -303,12 +302,6 @@ class BenchmarkResult(_Model):
         raise KeyError(f"no metric '{name}' in {self.benchmark} results")
 
 
-#: Builds `RunResult.to_dataframe()`; set by `biasaudit.profile.frame` when it is imported
-#: (biasaudit/__init__ imports it). The validity gates live above this module, which must not
-#: import them (tests/unit/core/test_import_graph.py: no import circle).
-_frame_builder: Callable[..., Any] | None = None
-
-
 class RunResult(_Model):
     schema_version: str = SCHEMA_VERSION
     toolkit: ToolkitInfo
@@ -341,28 +334,8 @@ class RunResult(_Model):
                 return result
         raise KeyError(f"no benchmark '{name}' in this run")
 
-    def to_dataframe(self, *, gated: bool = True) -> Any:
-        """One row per (benchmark, metric, breakdown group); group is '' for the overall value.
 
-        A signed contrast is a row with group_by "contrast" and its name as the group.
-
-        Columns: model, benchmark, metric, group_by, group, value, n, ci_low, ci_high, then
-        ci_level, ci_method, higher_is_better, n_excluded (None on group rows),
-        not_measurable, and one ``rate_<outcome>`` column per parse outcome seen anywhere in
-        the run (share of answers; 0 when the row has outcome rates but not that one, None
-        when it has none).
-
-        The validity gates apply as in `export` and the report (docs/profile.md): a row
-        that fails one has value, ci_low and ci_high None (NaN) and ``not_measurable`` =
-        "not measurable: <reason>"; n and the outcome rates stay (they say why).
-        ``gated=False`` gives every computed value as results.json holds it.
-        """
-        if _frame_builder is None:  # biasaudit/__init__ installs it; never None in practice
-            raise RuntimeError("import biasaudit before calling RunResult.to_dataframe()")
-        return _frame_builder(self, gated=gated)
-
-
-#: Fixed leading columns of `RunResult.to_dataframe()`.
+#: Fixed leading columns of `biasaudit.to_dataframe(run)` (biasaudit.profile.frame).
 DATAFRAME_COLUMNS = (
     "model",
     "benchmark",

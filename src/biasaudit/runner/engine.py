@@ -20,6 +20,7 @@ from biasaudit.results.schema import RunResult, SampleRecord, ToolkitInfo
 from biasaudit.runner.cache import open_cache
 from biasaudit.runner.compact import ChainedRecords
 from biasaudit.runner.runner import (
+    Judge,
     RunConfig,
     check_capabilities,
     model_info,
@@ -129,9 +130,12 @@ def run_one(
     batch_size: int | None = None,
     limit: int | None = None,
     progress: bool = True,
+    judge: Judge | None = None,
 ) -> tuple[RunResult, list[SampleRecord]]:
     """One benchmark or job on one model (what `Context.run` gives an analysis)."""
-    config = RunConfig(seed=seed, batch_size=batch_size, limit=limit, progress=progress)
+    config = RunConfig(
+        seed=seed, batch_size=batch_size, limit=limit, progress=progress, judge=judge
+    )
     run, records = execute(
         [benchmark], model, model_args, config=config, cache_path=cache_path, use_cache=use_cache
     )

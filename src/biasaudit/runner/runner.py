@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import sys
 import time
 from collections import defaultdict
@@ -11,21 +10,21 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol
 
-from pydantic import TypeAdapter
 from tqdm import tqdm
 
 from biasaudit.contract import Benchmark, Sample
-from biasaudit.datasets.files import sha256_of
 from biasaudit.errors import CapabilityError, RunError
+from biasaudit.hashing import path_sha256
 from biasaudit.models.base import Backend
-from biasaudit.profile.validity import check as check_validity
 from biasaudit.requests import Capability, Request, Response, request_key, request_length
+from biasaudit.results.digests import exchanges_digest, hash_sample_hashes
 from biasaudit.results.schema import (
     BenchmarkResult,
     DataFileInfo,
     Exchange,
     ModelInfo,
     SampleRecord,
+    Validity,
 )
 from biasaudit.runner.cache import cache_key
 from biasaudit.runner.compact import CompactTable, kept_data_keys
@@ -37,6 +36,11 @@ class Cache(Protocol):
     def get_many(self, keys: Sequence[str]) -> dict[str, Response]: ...
 
     def put_many(self, items: Sequence[tuple[str, Response]]) -> None: ...
+
+
+#: (benchmark, its result, its records, whether chat prompts were rendered as a transcript)
+#: -> the validity recorded with the result.
+Judge = Callable[[Benchmark, BenchmarkResult, Sequence[SampleRecord], bool], Validity]
 
 
 @dataclass
@@ -54,6 +58,9 @@ class RunConfig:
     progress_prefix: dict[str, str] = field(default_factory=dict)
     #: A progress bar over several benchmarks (an audit's suite), advanced with each one's.
     overall: Any = None
+    #: Judges each finished benchmark's validity (`biasaudit.profile.validity.judge`); the
+    #: engine records and never judges. None: results carry no validity.
+    judge: Judge | None = None
 
 
 @dataclass
@@ -102,15 +109,6 @@ def model_info(spec: str, backend: Backend) -> ModelInfo:
     )
 
 
-def hash_sample_hashes(sample_hashes: Iterable[str]) -> str:
-    """sha256 over the sorted per-sample hashes joined by newlines: equal values mean the
-    same samples (fed hash by hash: the joined text is never built)."""
-    digest = hashlib.sha256()
-    for index, sample_hash in enumerate(sorted(sample_hashes)):
-        digest.update(f"\n{sample_hash}".encode() if index else sample_hash.encode())
-    return digest.hexdigest()
-
-
 class _Bars:
     """Advances several progress bars at once (a benchmark's and an audit's)."""
 
@@ -120,17 +118,6 @@ class _Bars:
     def update(self, n: int) -> None:
         for bar in self.bars:
             bar.update(n)
-
-
-_EXCHANGES: TypeAdapter[list[Exchange]] = TypeAdapter(list[Exchange])
-
-
-def exchanges_digest(record: SampleRecord) -> str:
-    """sha256 of a record's sample hash and its exchanges as stored (requests and answers)."""
-    digest = hashlib.sha256(record.sample_hash.encode())
-    digest.update(b"\n")
-    digest.update(_EXCHANGES.dump_json(record.exchanges))
-    return digest.hexdigest()
 
 
 class _Resolver:
@@ -218,13 +205,13 @@ def run_benchmark(
     and responses, nor with one live object per record.
     """
     started = time.perf_counter()
-    source = benchmark.iter_samples()
+    source = benchmark.samples()
     # the user's own files as read now, not as they may be after a long run
-    user_files = [DataFileInfo(path=p, sha256=sha256_of(p)) for p in benchmark.user_files()]
+    user_files = [DataFileInfo(path=p, sha256=path_sha256(p)) for p in benchmark.user_files()]
     total = None
     if config.progress:
         # A lazy benchmark's samples are generated twice (time, not memory); a list once.
-        counted = source if isinstance(source, Sequence) else benchmark.iter_samples()
+        counted = source if isinstance(source, Sequence) else benchmark.samples()
         total = expected_total(benchmark, counted, config)
     bar = (
         tqdm(
@@ -298,12 +285,8 @@ def run_benchmark(
         wall_time_s=round(time.perf_counter() - started, 3),
         sample_plan=plan.plan if (plan := config.selections.get(benchmark.name)) else None,
     )
-    result.validity = check_validity(
-        result,
-        kept,
-        chat_as_transcript=backend.chat_as_transcript,
-        generative=Capability.GENERATE in benchmark.required_capabilities(),
-    )
+    if config.judge is not None:
+        result.validity = config.judge(benchmark, result, kept, backend.chat_as_transcript)
     return result, kept
 
 

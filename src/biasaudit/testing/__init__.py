@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.benchmark_spec import BenchmarkSpec
-from biasaudit.data import DataStore
-from biasaudit.discovery import added
+from biasaudit.discovery import added, open_store
 from biasaudit.testing.checks import CHECKS, ConformanceError, Subject, run_check
 from biasaudit.testing.fake_backend import FakeBackend
 
@@ -45,7 +44,7 @@ def _subject(
 ) -> Subject:
     name = benchmark.name if isinstance(benchmark, BenchmarkSpec) else benchmark
     folder = Path(data_dir) if data_dir is not None else None
-    return Subject(name, DataStore(folder), folder, backend, limit, scratch)
+    return Subject(name, open_store(folder), folder, backend, limit, scratch)
 
 
 def check_benchmark(

@@ -16,8 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from biasaudit import plugin
+from biasaudit import importing, plugin
+from biasaudit.analysis import analysis_of
 from biasaudit.benchmark_spec import BenchmarkSpec
+from biasaudit.benchmarks import PLUGIN_API
 from biasaudit.contract import Benchmark, Sample
 from biasaudit.data import DataStore
 from biasaudit.errors import DataError, one_line
@@ -26,15 +28,9 @@ from biasaudit.results.schema import Exchange, MetricValue
 
 #: Where the fake backend lives (registered as "fake" while checks run).
 FAKE_BACKEND = "biasaudit.testing.fake_backend:FakeBackend"
-#: Modules a benchmark must not import: the engine, the backends, the command line, this kit.
-FORBIDDEN_IMPORTS = (
-    "biasaudit.api",
-    "biasaudit.runner",
-    "biasaudit.models",
-    "biasaudit.cli",
-    "biasaudit.testing",
-    "argparse",
-)
+#: Modules outside biasaudit a benchmark must not import (a benchmark never parses a
+#: command line); inside biasaudit, only `biasaudit.benchmarks.PLUGIN_API` is allowed.
+FORBIDDEN_IMPORTS = ("argparse",)
 MAX_ROUNDS = 50
 
 
@@ -114,7 +110,7 @@ def check_spec(s: Subject) -> None:
     _require(cls.name == spec.name == s.name, s, f"class name {cls.name!r} != spec name")
     _require(spec.title and spec.citation, s, "the spec needs a title and a citation")
     for analysis in spec.analyses:
-        _require(plugin.analysis(s.name, analysis).name == analysis, s, f"analysis {analysis}")
+        _require(analysis_of(s.name, analysis).name == analysis, s, f"analysis {analysis}")
 
 
 def _project_root(spec: BenchmarkSpec) -> Path | None:
@@ -135,7 +131,7 @@ def docs_page(spec: BenchmarkSpec) -> str:
         return where  # a published page; it cannot be read offline
     if ":" in where:
         try:
-            return plugin.read_resource(where)
+            return importing.read_resource(where)
         except DataError as exc:
             raise ConformanceError(f"{spec.name}: docs page {exc}") from None
     root = _project_root(spec)
@@ -284,13 +280,24 @@ def _check_profile_effect(s: Subject, run_dir: Path) -> None:
     )
 
 
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a parent that is not a package, a bad name
+        return False
+
+
 def _imports(path: Path) -> list[str]:
+    """Every module `path` imports, at any depth (``from a import b`` is ``a.b`` when that is
+    a module, else ``a``)."""
     found: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             found += [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append(node.module)
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                found.append(full if _is_module(full) else node.module)
     return found
 
 
@@ -309,21 +316,34 @@ def _package_files(package: str) -> list[Path]:
     return sorted(p for folder in folders for p in Path(folder).rglob("*.py"))
 
 
+def _inside(module: str, package: str) -> bool:
+    return module == package or module.startswith(f"{package}.")
+
+
+def import_problem(module: str, own: str) -> str | None:
+    """Why a benchmark in package `own` may not import `module` (None: it may)."""
+    if module.startswith(FORBIDDEN_IMPORTS):
+        return f"{module} (a benchmark parses no command line)"
+    if not _inside(module, "biasaudit") or _inside(module, own):
+        return None
+    if module == "biasaudit" or not any(_inside(module, api) for api in PLUGIN_API):
+        return f"{module} (not part of the plug-in API: biasaudit.benchmarks.PLUGIN_API)"
+    if _inside(module, "biasaudit.benchmarks") and module != "biasaudit.benchmarks":
+        return f"{module} (another benchmark's package)"
+    return None
+
+
 def check_imports(s: Subject) -> None:
-    """The benchmark imports only the plug-in API: not the engine, backends, command line,
-    argparse, this kit, or another benchmark's package."""
+    """The benchmark imports only the plug-in API (`biasaudit.benchmarks.PLUGIN_API`, an
+    allow-list), its own package and packages outside biasaudit: never the engine, the
+    backends, the command line, this kit or another benchmark's package."""
     own = package_of(s.spec)
-    others = {package_of(spec) for name, spec in plugin.discover().items() if name != s.name}
-    others.discard(own)
-    others.discard("biasaudit")
     files = _package_files(own)
     _require(files, s, f"package {own} has no Python files")
     for path in files:
         for module in _imports(path):
-            bad = module.startswith(FORBIDDEN_IMPORTS) or any(
-                module == other or module.startswith(f"{other}.") for other in others
-            )
-            _require(not bad, s, f"{path.name} imports {module} (not part of the plug-in API)")
+            problem = import_problem(module, own)
+            _require(problem is None, s, f"{path.name} imports {problem}")
 
 
 def check_declarations(s: Subject) -> None:

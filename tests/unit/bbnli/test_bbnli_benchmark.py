@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks import Sample
 from biasaudit.benchmarks.bbnli.benchmark import BBNLI
 from biasaudit.benchmarks.bbnli.labels import LabelMapError
 from biasaudit.data import DataStore

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks import Sample
 from biasaudit.benchmarks.bbq.benchmark import BBQ
 from biasaudit.data import DataStore
 from biasaudit.errors import BiasauditError

@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from tests.unit.core.bootstrap_oracle import naive_index_ci
 
-from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks import Sample
 from biasaudit.benchmarks.bbq.benchmark import BBQ, BBQOptions, _loglikelihood_choices, _sample
 from biasaudit.data import DataStore
 from biasaudit.datasets.bbq import BBQItem, data_key, derivation_template_keys
+from biasaudit.discovery import open_store
 from biasaudit.errors import BiasauditError
 from biasaudit.requests import (
     Capability,
@@ -228,11 +229,11 @@ def test_per_token_divides_by_one_token() -> None:
     assert chosen["raw"] == 0  # -1.5 is the largest sum
 
 
-def test_per_token_counts_a_missing_token_count_as_one() -> None:
-    # by hand: no count -> 1 token: -3 / 1 = -3.0, -4 / 2 = -2.0, -9 / 3 = -3.0 -> option 1
-    # (counting it as 2 would give -1.5 and choose option 0)
+def test_per_token_without_a_token_count_chooses_nothing() -> None:
+    # no count: no per-token score (never a guessed divisor); the sums still choose
     chosen = _loglikelihood_choices(["a", "b", "c"], _ll([-3.0, -4.0, -9.0], [None, 2, 3]))
-    assert chosen["token"] == 1
+    assert chosen["token"] is None
+    assert chosen["raw"] == 0
 
 
 def test_per_character_of_an_empty_option_is_its_one_space() -> None:
@@ -543,7 +544,7 @@ def test_items_come_from_the_benchmarks_own_store(
 ) -> None:
     # the environment names a folder that does not exist: only the store's own folder is read
     monkeypatch.setenv("BIASAUDIT_DATA_DIR", str(tmp_path / "missing"))
-    bench = BBQ.from_dict({"categories": ["Physical_appearance"]}, DataStore(data_dir))
+    bench = BBQ.from_dict({"categories": ["Physical_appearance"]}, open_store(data_dir))
     assert isinstance(bench, BBQ)
     path = data_dir / "downstream" / "bbq" / "Physical_appearance.jsonl"
     n_rows = sum(1 for line in path.open(encoding="utf-8") if line.strip())
@@ -561,7 +562,7 @@ def test_items_come_from_the_download_cache_of_a_store_without_mirror(
         (cache / key).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(data_dir / key, cache / key)
     monkeypatch.setenv("BIASAUDIT_DATA_DIR", str(tmp_path / "missing"))
-    bench = _bench(DataStore(cache_dir=cache, use_mirror=False))
+    bench = _bench(open_store(cache_dir=cache, use_mirror=False))
     path = data_dir / "downstream" / "bbq" / "Religion.jsonl"
     n_rows = sum(1 for line in path.open(encoding="utf-8") if line.strip())
     assert len(bench.items()) == n_rows == 1200  # the paper's count for Religion
@@ -592,3 +593,20 @@ def test_the_seed_defaults_to_zero(store: DataStore) -> None:
     bench = BBQ(BBQOptions.model_validate({"protocol": "letter"}), store)
     (request,) = bench.next_requests(_sample(_item(0)), [])
     assert isinstance(request, GenerateRequest) and request.params.seed == 0
+
+
+def test_a_tie_for_the_best_option_is_excluded_as_unparsed(store: DataStore) -> None:
+    """biasaudit.likeliest's default: tied best options are no choice (issue 30), unless
+    -O ties=first asks for lm-evaluation-harness's argmax."""
+    ambig = _bench(store).load_samples()[0]
+    tied = _ll_record(_bench(store), ambig, [-4.0, -4.0, -9.0], [2, 2, 3])
+    assert (tied.outcomes, tied.excluded, tied.exclusion_reason) == (
+        ["unparsed"],
+        True,
+        "options tie",
+    )
+    assert tied.scores["chosen"] is None
+    first = _ll_record(_bench(store, ties="first"), ambig, [-4.0, -4.0, -9.0], [2, 2, 3])
+    assert not first.excluded and first.scores["chosen"] == 0
+    missing = _ll_record(_bench(store, normalization="token"), ambig, [-4.0, -5.0, -9.0], [2, 0, 3])
+    assert (missing.outcomes, missing.exclusion_reason) == (["error"], "missing token count")

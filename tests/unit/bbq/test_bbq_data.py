@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.data import DataStore, get_source
+from biasaudit.data import DataStore
 from biasaudit.datasets.bbq import (
     BBQ_CATEGORIES,
     SCRIPT_KEYS,
@@ -17,6 +17,7 @@ from biasaudit.datasets.bbq import (
     read_bbq_rows,
 )
 from biasaudit.datasets.bbq_templates import read_template_groups
+from biasaudit.discovery import open_store
 from biasaudit.errors import DataError
 
 # Parrish et al. 2022, Table 4 (examples per category); 58,492 in all.
@@ -37,10 +38,10 @@ PAPER_COUNTS = {
 
 def test_every_file_is_pinned():
     for key in [data_key(c) for c in BBQ_CATEGORIES] + list(TEMPLATE_KEYS) + list(SCRIPT_KEYS):
-        source = get_source(key)
+        source = open_store().source(key)
         assert source.upstream == "github.com/nyu-mll/BBQ"
         assert len(source.sha256) == 64
-    url = get_source("downstream/bbq/templates/new_templates_Age.csv").url
+    url = open_store().source("downstream/bbq/templates/new_templates_Age.csv").url
     assert url is not None and url.endswith("templates/new_templates%20-%20Age.csv")
 
 

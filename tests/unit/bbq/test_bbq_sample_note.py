@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.results.io import read_results
 from biasaudit.testing.checks import fake_backend
 

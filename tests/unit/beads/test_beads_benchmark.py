@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks import Sample
 from biasaudit.benchmarks.beads.benchmark import Beads
 from biasaudit.data import DataStore
 from biasaudit.requests import Capability, Response

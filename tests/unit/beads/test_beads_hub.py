@@ -270,7 +270,7 @@ def test_unreachable_endpoint(tmp_path: Path) -> None:
 def test_fetch_analysis_reads_the_token_from_the_environment(
     hub: Hub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from biasaudit.cli import main
+    from biasaudit.cli.app import main
 
     args = ["beads", "fetch", "--dest", str(tmp_path), "--endpoint", hub.url]
     monkeypatch.delenv("HF_TOKEN", raising=False)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from biasaudit import plugin
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.benchmarks import Benchmark, Sample
 from biasaudit.benchmarks.calm.benchmark import CALM
 from biasaudit.benchmarks.calm.prompts import gold_choice
 from biasaudit.benchmarks.calm.selection import allocate, stratified_sample
@@ -255,3 +255,28 @@ def test_a_task_attribute_or_template_listed_twice_is_refused(
 
     with pytest.raises(BiasauditError, match=f"option '{option}' for calm: .*listed twice"):
         CALM.from_dict({option: value}, store)
+
+
+def test_loglikelihood_scoring_takes_the_likeliest_and_abstains_on_a_tie(store: DataStore) -> None:
+    from biasaudit.requests import Capability, Response
+    from biasaudit.results.schema import Exchange
+
+    bench = make(store, protocol="loglikelihood", **SMALL)
+    mcqa = next(s for s in bench.load_samples() if s.data["kind"] == "mcqa")
+    requests = bench.next_requests(mcqa, [])
+
+    def score(logprobs: list[float]):  # type: ignore[no-untyped-def]
+        exchanges = [
+            Exchange(request=r, response=Response(kind=Capability.LOGLIKELIHOOD, logprob=lp))
+            for r, lp in zip(requests, logprobs, strict=True)
+        ]
+        return bench.score_sample(mcqa, exchanges)
+
+    best = score([-3.0, -1.0, -2.0])  # by hand: the second option, " B"
+    assert best.scores["prediction"] == mcqa.data["choices"][1] and not best.excluded
+    tied = score([-1.0, -1.0, -2.0])
+    assert (tied.outcomes, tied.excluded, tied.exclusion_reason) == (
+        ["unparsed"],
+        True,
+        "options tie",
+    )

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 
 
 def test_subsets_on_a_missing_run_is_a_one_line_error(

@@ -244,7 +244,7 @@ def test_own_dataset_needs_its_own_contexts(tmp_path: Path, store: Any) -> None:
 def test_run_with_two_models_then_the_ensemble_analysis(
     tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from biasaudit.cli import main
+    from biasaudit.cli.app import main
 
     dataset, contexts = _write_inputs(tmp_path)
     one, three = _replay_pll(tmp_path, 1.0), _replay_pll(tmp_path, 3.0)

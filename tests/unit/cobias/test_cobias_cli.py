@@ -21,8 +21,8 @@ from biasaudit.benchmarks.cobias.generation import (
     PointsTask,
 )
 from biasaudit.benchmarks.cobias.verification import EXPORT_COLUMNS
-from biasaudit.cli import main
-from biasaudit.data import DataStore
+from biasaudit.cli.app import main
+from biasaudit.discovery import open_store
 from biasaudit.requests import Capability, Response
 
 
@@ -237,7 +237,7 @@ def _replay(path: Path, job: Any, answers: dict[str, list[str]]) -> None:
 def test_generate_points_and_contexts_through_the_engine(
     tmp_path: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    store = DataStore(data_dir)
+    store = open_store(data_dir)
     statements = [
         Statement("1", "I am a male nurse.", "male"),
         Statement("2", "The women are rude.", "women"),
@@ -297,7 +297,7 @@ def test_scoring_without_a_model_refuses_a_job_that_sends_requests(data_dir: Pat
     from biasaudit.analysis import Context
     from biasaudit.errors import RunError
 
-    store = DataStore(data_dir)
+    store = open_store(data_dir)
     job = PointsTask(PointsOptions(), store, 0, [Statement("1", "I am a nurse.", "")], [])
     with pytest.raises(RunError, match="'cobias-points' sends requests: it needs a model"):
         Context(store).score(job)

@@ -38,6 +38,7 @@ from biasaudit.benchmarks.cobias.data import (
 )
 from biasaudit.data import DataStore
 from biasaudit.data.store import PinnedSource
+from biasaudit.discovery import declared_sources
 from biasaudit.errors import DataError
 
 
@@ -209,7 +210,7 @@ def _build(root: Path, *, empty: bool = True) -> FixtureStore:
             ["4", "ss", "The chess player was asian.", "The chess player was (asian. | hispanic.)"],
         ],
     )
-    return FixtureStore(root)
+    return FixtureStore(root, sources=declared_sources)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.benchmarks.cobias.verification import cohen_kappa, read_labels, summarize
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.errors import DataError
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from plugin_packages import on_path
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "adding-a-benchmark.md"

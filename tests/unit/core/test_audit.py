@@ -12,7 +12,7 @@ import pytest
 
 from biasaudit.audit.folder import read_audit
 from biasaudit.audit.run import audit
-from biasaudit.cli import SubsetWarning, main
+from biasaudit.cli.app import SubsetWarning, main
 from biasaudit.models.spec import BACKENDS
 from biasaudit.requests import Capability
 from biasaudit.results.io import read_results
@@ -225,3 +225,49 @@ def test_a_benchmark_that_crashes_fails_alone(
     assert item.info.status == "partial"
     run = read_results(out)
     assert run.status == "partial" and "stop: ZeroDivisionError" in (run.status_reason or "")
+
+
+def test_an_audit_builds_each_benchmark_once_and_reads_its_samples_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: the audit plans with benchmark objects and runs those objects (`RunPlan`),
+    on every model; each data file is checksummed once. Counted, for two models."""
+    from collections import Counter
+
+    from biasaudit.contract import Benchmark
+    from biasaudit.data import store as store_module
+    from biasaudit.plugin import benchmark_class
+
+    builds: Counter[str] = Counter()
+    reads: Counter[str] = Counter()
+    hashed: Counter[str] = Counter()
+    original_init = Benchmark.__init__
+
+    def counted_init(self: Benchmark, *args: Any, **kwargs: Any) -> None:
+        builds[self.name] += 1
+        original_init(self, *args, **kwargs)
+
+    monkeypatch.setattr(Benchmark, "__init__", counted_init)
+    for name in ("crows_pairs", "stop"):
+        cls = benchmark_class(name)
+        original = cls.iter_samples
+
+        def counted_iter(self: Benchmark, _original: Any = original) -> Any:
+            reads[self.name] += 1
+            return _original(self)
+
+        monkeypatch.setattr(cls, "iter_samples", counted_iter)
+    real_sha = store_module.file_sha256
+
+    def counted_sha(path: Any) -> str:
+        hashed[str(path)] += 1
+        return real_sha(path)
+
+    monkeypatch.setattr(store_module, "file_sha256", counted_sha)
+    benches = ["crows_pairs", "stop"]
+    runs = audit(["fake:a", "fake:b"], "quick", tmp_path / "audit", benchmarks=benches)
+    # before issue 30 (commit f11fcdf): 5 builds, 5-6 reads and 5 checksums of each
+    assert [r.info.status for r in runs] == ["complete", "complete"]
+    assert builds == dict.fromkeys(benches, 1)
+    assert reads == dict.fromkeys(benches, 1)
+    assert hashed and set(hashed.values()) == {1}

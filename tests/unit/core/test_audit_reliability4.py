@@ -13,7 +13,7 @@ import pytest
 
 from biasaudit.audit.folder import read_audit
 from biasaudit.audit.run import audit
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.models.spec import BACKENDS
 
 pytest_plugins: list[str] = []
@@ -93,8 +93,7 @@ def test_overwrite_killed_before_the_first_benchmark_never_reads_complete(
 
 
 BROKEN_PROFILE_SPEC = """
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="badprofile",

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from biasaudit import plugin
-from biasaudit.cli import main
-from biasaudit.data import all_sources, get_source
+from biasaudit.cli.app import main
 from biasaudit.data.pin import upstream_of
+from biasaudit.discovery import open_store
 from plugin_packages import on_path, write_package
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -30,7 +30,7 @@ def _manifest(data_dir: Path) -> dict[str, dict[str, object]]:
 
 def test_every_declared_file_matches_the_mirror_manifest(data_dir: Path) -> None:
     manifest = _manifest(data_dir)
-    declared = all_sources()
+    declared = list(open_store().sources().values())
     assert len(declared) >= 168  # the 168 files pinned before the move, and new ones
     for source in declared:
         entry = manifest[source.key]
@@ -175,7 +175,7 @@ def test_fetch_downloads_and_verifies_a_plugins_files(
     _toy_package(tmp_path / "site", f"{base}/items.txt")
     monkeypatch.setenv("BIASAUDIT_CACHE_DIR", str(tmp_path / "cache"))
     with on_path(tmp_path / "site", monkeypatch, "toydata"):
-        assert get_source("toydata/items.txt").url == f"{base}/items.txt"
+        assert open_store().source("toydata/items.txt").url == f"{base}/items.txt"
         assert main(["data", "fetch", "toydata"]) == 0
         cached = tmp_path / "cache" / "data" / "toydata" / "items.txt"
         assert cached.read_bytes() == b"alpha\nbeta\ngamma\n"

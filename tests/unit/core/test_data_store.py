@@ -10,33 +10,32 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.data import DataStore, get_source
-from biasaudit.data import store as store_module
+from biasaudit.discovery import open_store
 from biasaudit.errors import DataError
 
 KEY = "stop/README.md"
 
 
 def test_mirror_file_is_verified(data_dir: Path) -> None:
-    store = DataStore(data_dir)
+    store = open_store(data_dir)
     path = store.path(KEY)
     assert path == data_dir / KEY
-    assert store.sha256(KEY) == get_source(KEY).sha256
+    assert store.sha256(KEY) == open_store().source(KEY).sha256
 
 
 def test_env_var_selects_mirror(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BIASAUDIT_DATA_DIR", str(data_dir))
-    assert DataStore().path(KEY) == data_dir / KEY
+    assert open_store().path(KEY) == data_dir / KEY
 
 
 def test_missing_data_dir_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="does not exist"):
-        DataStore(tmp_path / "nope")
+        open_store(tmp_path / "nope")
 
 
 def test_missing_file_names_the_expected_path(tmp_path: Path) -> None:
     with pytest.raises(DataError, match=r"stop/README.md: not found in data dir"):
-        DataStore(tmp_path).path(KEY)
+        open_store(tmp_path).path(KEY)
 
 
 def test_checksum_mismatch_is_an_error(tmp_path: Path, data_dir: Path) -> None:
@@ -46,12 +45,12 @@ def test_checksum_mismatch_is_an_error(tmp_path: Path, data_dir: Path) -> None:
     with target.open("a") as handle:
         handle.write("tampered\n")
     with pytest.raises(DataError, match="sha256 mismatch"):
-        DataStore(tmp_path).path(KEY)
+        open_store(tmp_path).path(KEY)
 
 
 def test_unknown_source_key() -> None:
     with pytest.raises(DataError, match="no pinned data source"):
-        get_source("nope/nothing.csv")
+        open_store().source("nope/nothing.csv")
 
 
 @pytest.fixture
@@ -76,9 +75,11 @@ def file_server(data_dir: Path) -> Iterator[str]:
 
 
 def _point_source_at(monkeypatch: pytest.MonkeyPatch, key: str, url: str, **changes: str) -> None:
-    sources = dict(store_module._load_sources())
+    from biasaudit import discovery
+
+    sources = dict(discovery.declared_sources())
     sources[key] = sources[key].model_copy(update={"url": url, **changes})
-    monkeypatch.setattr(store_module, "_load_sources", lambda: sources)
+    monkeypatch.setattr(discovery, "declared_sources", lambda: sources)
 
 
 def test_first_use_downloads_and_verifies(
@@ -86,12 +87,12 @@ def test_first_use_downloads_and_verifies(
 ) -> None:
     monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
     _point_source_at(monkeypatch, KEY, f"{file_server}/{KEY}")
-    store = DataStore(cache_dir=tmp_path / "cache")
+    store = open_store(cache_dir=tmp_path / "cache")
     path = store.path(KEY)
     assert path == tmp_path / "cache" / KEY
     assert path.read_bytes().startswith(b"#") or path.stat().st_size > 0
     # second use reads the cached file: the server is not needed any more
-    assert DataStore(cache_dir=tmp_path / "cache").path(KEY) == path
+    assert open_store(cache_dir=tmp_path / "cache").path(KEY) == path
 
 
 def test_download_with_wrong_checksum_is_not_saved(
@@ -100,7 +101,7 @@ def test_download_with_wrong_checksum_is_not_saved(
     monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
     _point_source_at(monkeypatch, KEY, f"{file_server}/{KEY}", sha256="0" * 64)
     with pytest.raises(DataError, match="not saved"):
-        DataStore(cache_dir=tmp_path / "cache").path(KEY)
+        open_store(cache_dir=tmp_path / "cache").path(KEY)
     assert not (tmp_path / "cache" / KEY).exists()
 
 
@@ -110,7 +111,7 @@ def test_unreachable_download_is_one_clear_error(
     monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
     _point_source_at(monkeypatch, KEY, "http://127.0.0.1:9/nothing")
     with pytest.raises(DataError, match="download from .* failed"):
-        DataStore(cache_dir=tmp_path / "cache", download_timeout=5).path(KEY)
+        open_store(cache_dir=tmp_path / "cache", download_timeout=5).path(KEY)
 
 
 def test_source_without_url_asks_for_a_mirror(
@@ -118,7 +119,7 @@ def test_source_without_url_asks_for_a_mirror(
 ) -> None:
     monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
     with pytest.raises(DataError, match="no download URL"):
-        DataStore(cache_dir=tmp_path).path("downstream/stereoset/test.jsonl")
+        open_store(cache_dir=tmp_path).path("downstream/stereoset/test.jsonl")
 
 
 # --- several data dirs (issue 33 item 9) ---------------------------------------------------
@@ -146,7 +147,7 @@ def test_several_data_dirs_are_searched_in_order_and_the_pin_decides(
     right = _copy(good, data_dir)
     dirs = [empty, changed, good]
     value: object = dirs if form == "list" else os.pathsep.join(map(str, dirs))
-    store = DataStore(value)  # type: ignore[arg-type]
+    store = open_store(value)  # type: ignore[arg-type]
     assert store.path(KEY) == right
     assert store.data_dirs == dirs and store.data_dir == empty
 
@@ -156,22 +157,22 @@ def test_several_dirs_with_no_pinned_copy_name_every_copy(tmp_path: Path, data_d
     _copy(a, data_dir, tamper=True)
     _copy(b, data_dir, tamper=True)
     with pytest.raises(DataError, match=r"no copy with the pinned sha256 .*a/stop.*b/stop"):
-        DataStore([a, b]).path(KEY)
+        open_store([a, b]).path(KEY)
     with pytest.raises(DataError, match=r"not found in data dirs .* nor in the download cache"):
-        DataStore([tmp_path / "a", tmp_path]).path("stop/STOP-full.json")
+        open_store([tmp_path / "a", tmp_path]).path("stop/STOP-full.json")
 
 
 def test_the_download_cache_is_a_fallback_beside_a_mirror(tmp_path: Path, data_dir: Path) -> None:
     mirror, cache = tmp_path / "mirror", tmp_path / "cache"
     mirror.mkdir()
     cached = _copy(cache, data_dir)
-    assert DataStore(mirror, cache_dir=cache).path(KEY) == cached
+    assert open_store(mirror, cache_dir=cache).path(KEY) == cached
 
 
 def test_repeated_data_dir_options_join(tmp_path: Path) -> None:
     import os
 
-    from biasaudit.cli import build_parser
+    from biasaudit.cli.app import build_parser
 
     args = build_parser().parse_args(
         ["validate", "stop", "--data-dir", str(tmp_path / "a"), "--data-dir", str(tmp_path / "b")]
@@ -245,7 +246,7 @@ def test_a_garbage_url_is_one_error_and_leaves_nothing_in_the_cache(
     monkeypatch.delenv("BIASAUDIT_DATA_DIR", raising=False)
     _point_source_at(monkeypatch, KEY, "::not a url::")
     with pytest.raises(DataError, match="download from ::not a url:: failed"):
-        DataStore(cache_dir=tmp_path / "cache").path(KEY)
+        open_store(cache_dir=tmp_path / "cache").path(KEY)
     assert [p for p in (tmp_path / "cache").rglob("*") if p.is_file()] == []
 
 
@@ -256,7 +257,7 @@ def test_a_cached_copy_that_is_a_directory_is_one_error(
     _point_source_at(monkeypatch, KEY, f"{file_server}/{KEY}")
     (tmp_path / "cache" / KEY).mkdir(parents=True)
     with pytest.raises(DataError, match="not a file where the cached copy belongs"):
-        DataStore(cache_dir=tmp_path / "cache").path(KEY)
+        open_store(cache_dir=tmp_path / "cache").path(KEY)
 
 
 def test_a_cache_dir_that_is_a_file_is_one_error(
@@ -266,7 +267,7 @@ def test_a_cache_dir_that_is_a_file_is_one_error(
     _point_source_at(monkeypatch, KEY, f"{file_server}/{KEY}")
     (tmp_path / "afile").write_text("x")
     with pytest.raises(DataError, match="cannot write the download cache there"):
-        DataStore(cache_dir=tmp_path / "afile").path(KEY)
+        open_store(cache_dir=tmp_path / "afile").path(KEY)
 
 
 @pytest.mark.parametrize(
@@ -280,7 +281,7 @@ def test_a_cache_dir_that_is_a_file_is_one_error(
 def test_data_pin_into_an_unreadable_sources_file_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: bytes | None, words: str
 ) -> None:
-    from biasaudit.cli import main
+    from biasaudit.cli.app import main
 
     local = tmp_path / "x.csv"
     local.write_text("a,b\n")
@@ -301,10 +302,39 @@ def test_data_pin_into_an_unreadable_sources_file_is_one_line(
 def test_data_pin_timeout_must_be_a_positive_number(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
 ) -> None:
-    from biasaudit.cli import main
+    from biasaudit.cli.app import main
 
     local = tmp_path / "x.csv"
     local.write_text("a,b\n")
     argv = ["data", "pin", str(local), "--license", "MIT", "--citation", "c", "--timeout", value]
     assert main(argv) == 2
     assert "--timeout must be a positive number of seconds" in capsys.readouterr().err
+
+
+def test_a_store_resolves_only_the_sources_it_was_given(tmp_path: Path) -> None:
+    """The data layer knows no benchmark: a store is handed its sources (issue 30)."""
+    import hashlib
+
+    from biasaudit.data import DataSource, DataStore
+
+    (tmp_path / "toy").mkdir()
+    (tmp_path / "toy" / "a.txt").write_bytes(b"alpha\n")
+    source = DataSource(
+        key="toy/a.txt",
+        url=None,
+        sha256=hashlib.sha256(b"alpha\n").hexdigest(),
+        license="MIT",
+        citation="",
+    )
+    asked: list[int] = []
+
+    def provide() -> dict[str, DataSource]:
+        asked.append(1)
+        return {source.key: source}
+
+    store = DataStore(tmp_path, sources=provide)
+    assert asked == []  # building the store reads no declarations
+    assert store.path("toy/a.txt") == tmp_path / "toy" / "a.txt"
+    assert store.is_pinned("toy/a.txt") and not store.is_pinned(KEY)
+    with pytest.raises(DataError, match=f"no pinned data source '{KEY}'"):
+        DataStore(tmp_path, sources={source.key: source}).path(KEY)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit import plugin
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from plugin_packages import on_path, write_package
 
 RAISES_ON_IMPORT = """

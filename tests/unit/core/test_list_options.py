@@ -10,7 +10,7 @@ import pytest
 from pydantic import Field
 
 from biasaudit.benchmarks import BenchmarkOptions
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.options import describe_options
 
 

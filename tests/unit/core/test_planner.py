@@ -22,7 +22,7 @@ from biasaudit.audit.planner import (
     parse_duration,
     record_costs,
 )
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.errors import RunError
 from biasaudit.models.spec import BACKENDS
 
@@ -161,7 +161,7 @@ def test_an_sd_measured_on_few_units_is_not_trusted() -> None:
     from types import SimpleNamespace
 
     from biasaudit.audit.planner import MIN_SD_UNITS, unit_sd
-    from biasaudit.profile.spec import Effect
+    from biasaudit.profile_spec import Effect
 
     effect = Effect(
         metric="m", scale="s", unbiased=0.0, direction="d", group_key="g", axes={"x": "gender"},

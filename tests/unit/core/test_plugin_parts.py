@@ -14,14 +14,13 @@ from test_testing_kit import BENCHMARK
 
 from biasaudit.audit.folder import read_audit
 from biasaudit.audit.run import audit
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.models.spec import BACKENDS
 from biasaudit.testing import ConformanceError, check_benchmark
 from plugin_packages import on_path, write_package
 
 SPEC = """
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="badpart",
@@ -88,7 +87,7 @@ def test_a_broken_part_breaks_only_its_benchmark(
 
 
 PROFILE = """
-from biasaudit.profile import BenchmarkProfile, Effect
+from biasaudit.profile_spec import BenchmarkProfile, Effect
 
 PROFILE = BenchmarkProfile(
     effect=Effect(

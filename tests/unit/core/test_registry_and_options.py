@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from pydantic import Field
 
-from biasaudit.benchmarks.base import BenchmarkOptions
+from biasaudit.benchmarks import BenchmarkOptions
 from biasaudit.errors import BiasauditError, UnknownNameError
 from biasaudit.models.spec import parse_spec
 from biasaudit.options import parse_cli_pairs, parse_options

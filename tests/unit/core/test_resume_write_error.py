@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.models.spec import BACKENDS
 
 RUN = ["run", "crows_pairs", "-m", "fake:a", "--limit", "60", "-q", "--no-cache"]
@@ -23,7 +23,7 @@ from biasaudit.models.spec import BACKENDS
 BACKENDS._paths["fake"] = "biasaudit.testing.fake_backend:FakeBackend"
 BACKENDS._descriptions["fake"] = "conformance fake"
 resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, resource.RLIM_INFINITY))
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 sys.exit(main(sys.argv[1:]))
 """
 

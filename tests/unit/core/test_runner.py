@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from biasaudit import api, plugin
-from biasaudit.benchmarks.base import Aggregate, Benchmark, Sample, SampleScore
+from biasaudit.benchmarks import Aggregate, Benchmark, Sample, SampleScore
 from biasaudit.data import DataStore
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.metrics import grouped_mean
 from biasaudit.models.replay import ReplayBackend
 from biasaudit.plugin import BenchmarkSpec
+from biasaudit.profile.frame import to_dataframe
 from biasaudit.requests import Capability, GenerateRequest, Request, Response
 from biasaudit.results.io import iter_samples, read_results
 from biasaudit.results.schema import Exchange, SampleRecord
@@ -188,10 +189,10 @@ def test_evaluate_writes_run_dir_and_score_recomputes(
     records = list(iter_samples(out))
     assert len(records) == N_SAMPLES
     assert run.model.identity["backend"] == "replay"
-    raw = run.to_dataframe(gated=False).query("group == ''")
+    raw = to_dataframe(run, gated=False).query("group == ''")
     assert raw["value"].iloc[0] == pytest.approx(5 / 6)
     # the default frame is validity-gated: 6 samples are under the minimum n of 10
-    gated = run.to_dataframe().query("group == ''")
+    gated = to_dataframe(run).query("group == ''")
     assert gated["not_measurable"].iloc[0] == f"not measurable: n = {N_SAMPLES} (< 10)"
 
     rescored = api.score(out, data_dir=data_dir)

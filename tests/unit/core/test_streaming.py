@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit import api, plugin
-from biasaudit.benchmarks.base import Aggregate, Job, Sample, SampleScore
+from biasaudit.benchmarks import Aggregate, Job, Sample, SampleScore
 from biasaudit.benchmarks.calm.benchmark import CALM
 from biasaudit.data import DataStore
 from biasaudit.metrics import grouped_mean

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks import Sample
 from biasaudit.benchmarks.crows_pairs.benchmark import (
     CrowsPairs,
     CrowsPairsOptions,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from biasaudit.benchmarks import Sample
-from biasaudit.data import DataStore
 from biasaudit.declarative import Item, MultipleChoiceBenchmark, MultipleChoiceTask
+from biasaudit.discovery import open_store
 from biasaudit.errors import BiasauditError
 from biasaudit.requests import Capability, Response
 from biasaudit.results.schema import Exchange
@@ -44,7 +44,7 @@ def _exchanges(bench: Tiny, logprobs: list[float | None], n_tokens: int = 2) -> 
 
 
 def _bench(**options: object) -> Tiny:
-    bench = Tiny.from_dict({"where": {"g": ["1"]}, **options}, DataStore(use_mirror=False))
+    bench = Tiny.from_dict({"where": {"g": ["1"]}, **options}, open_store(use_mirror=False))
     assert isinstance(bench, Tiny)
     return bench
 
@@ -77,6 +77,6 @@ def test_a_tie_is_no_choice_and_a_failure_is_an_error() -> None:
 
 
 def test_a_template_field_the_item_lacks_is_one_line() -> None:
-    bench = Tiny.from_dict({}, DataStore(use_mirror=False))
+    bench = Tiny.from_dict({}, open_store(use_mirror=False))
     with pytest.raises(BiasauditError, match=r"item b: the template needs 'q' \(fields: other\)"):
         bench.load_samples()

@@ -23,6 +23,7 @@ from biasaudit.declarative import (
     MultipleChoiceOptions,
     MultipleChoiceTask,
 )
+from biasaudit.discovery import open_store
 from biasaudit.errors import BiasauditError
 from biasaudit.metrics.frame import MetricSpec
 from biasaudit.metrics.statistic import metric_from_statistic
@@ -54,7 +55,7 @@ def _benchmark(task: MultipleChoiceTask, **options: object) -> MultipleChoiceBen
 
     Declared.task = task
     Declared.metrics = []
-    return Declared.from_dict(dict(options), DataStore(use_mirror=False))  # type: ignore[return-value]
+    return Declared.from_dict(dict(options), open_store(use_mirror=False))  # type: ignore[return-value]
 
 
 def _exchanges(sample: Sample, responses: Sequence[Response]) -> list[Exchange]:

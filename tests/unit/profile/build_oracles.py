@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from biasaudit.profile.spec import Effect
+from biasaudit.profile_spec import Effect
 from biasaudit.results.schema import SampleRecord
 
 BENCH = "toy"

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from biasaudit.benchmarks.base import Benchmark, Sample
+from biasaudit.benchmarks import Benchmark, Sample
 from biasaudit.benchmarks.calm.prompts import gold_choice
 from biasaudit.models.base import Backend
 from biasaudit.requests import (

@@ -23,7 +23,7 @@ from tests.unit.profile.build_oracles import (
 
 from biasaudit.profile.build import apply_fdr, benchmark_cells, fdr_text
 from biasaudit.profile.model import AGAINST, FAVOURS, TOWARD, ProfileCell
-from biasaudit.profile.spec import Effect, Gates
+from biasaudit.profile_spec import Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
 # --- contrast cells ---------------------------------------------------------------------------

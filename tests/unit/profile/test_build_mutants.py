@@ -21,7 +21,7 @@ from tests.unit.profile.build_oracles import (
 
 from biasaudit.profile.build import benchmark_cells
 from biasaudit.profile.model import ProfileCell
-from biasaudit.profile.spec import Effect, Gates
+from biasaudit.profile_spec import Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
 # --- one-sample cells ----------------------------------------------------------------------

@@ -366,7 +366,7 @@ SPEC = BenchmarkSpec(
 """
 
 PLUGIN_PROFILE = """
-from biasaudit.profile import BenchmarkProfile, Effect
+from biasaudit.profile_spec import BenchmarkProfile, Effect
 
 
 def value(record):

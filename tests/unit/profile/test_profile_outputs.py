@@ -12,7 +12,7 @@ import pytest
 from profile_calibration import PLANS, plan_bias, plan_religion_bias
 
 from biasaudit.api import evaluate
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.profile import write_outputs
 from biasaudit.profile.model import FAVOURS, TOWARD, Profile
 from biasaudit.report.page import write_report
@@ -31,17 +31,17 @@ def runs(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> dict[str, 
     planted one prefers CrowS-Pairs' stereotyped religion sentences and answers CALM's
     prompts with female names right (a gender gap)."""
     from biasaudit import plugin
-    from biasaudit.data import DataStore
+    from biasaudit.discovery import open_store
     from biasaudit.models import BACKENDS
 
     added = "calib" not in BACKENDS._paths
     BACKENDS._paths["calib"] = "profile_calibration:CalibrationBackend"
     root = tmp_path_factory.mktemp("audits")
     bench = plugin.benchmark_class("crows_pairs").from_dict(
-        {"scorer": "loglikelihood"}, DataStore(data_dir)
+        {"scorer": "loglikelihood"}, open_store(data_dir)
     )
     plan = plan_religion_bias(bench, bench.load_samples()[0::3])
-    calm = plugin.benchmark_class("calm").from_dict(CALM, DataStore(data_dir))
+    calm = plugin.benchmark_class("calm").from_dict(CALM, open_store(data_dir))
     plan.stereo |= plan_bias(calm, calm.load_samples()[0::3], "gender").stereo
     PLANS["outputs"] = plan
     out = {}

@@ -14,7 +14,7 @@ import pytest
 from biasaudit.api import build_benchmarks
 from biasaudit.audit.plans import BenchmarkPlan, plan_suite
 from biasaudit.audit.run import audit
-from biasaudit.data import DataStore
+from biasaudit.discovery import open_store
 from biasaudit.models.spec import BACKENDS
 from biasaudit.profile.build import profile_of_dir
 from biasaudit.profile.reliability import data_statements, norm
@@ -25,7 +25,7 @@ JOINED = ["cobias", "crows_pairs", "stereoset"]
 
 
 def _file(key: str) -> Path:
-    return DataStore(None).path(key)
+    return open_store(None).path(key)
 
 
 def _naive(text: str) -> str:
@@ -60,7 +60,7 @@ def _cobias_sentences() -> dict[str, str]:
 
 def _benches(options: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
     options = options or {}
-    built = build_benchmarks(JOINED, options, DataStore(None), 0)
+    built = build_benchmarks(JOINED, options, open_store(None), 0)
     return {b.name: b for b in built}
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from biasaudit.profile import validity
 from biasaudit.profile.display import metric_row, not_measurable_benchmarks, status_lines
-from biasaudit.profile.validity import check
+from biasaudit.profile.frame import to_dataframe
 from biasaudit.results.schema import (
     BenchmarkResult,
     CIInfo,
@@ -16,6 +17,12 @@ from biasaudit.results.schema import (
     Table,
     ToolkitInfo,
 )
+
+
+def check(result, records=None, **flags):  # type: ignore[no-untyped-def]
+    """The gates the result's benchmark declares, checked (validity.check takes them)."""
+    gates = validity.benchmark_profile(result.benchmark).gates
+    return validity.check(result, records, gates, **flags)
 
 
 def bench(name: str, metrics: list[MetricValue], **extra: Any) -> BenchmarkResult:
@@ -179,7 +186,7 @@ def test_not_measurable_benchmarks_of_runs() -> None:
 
 
 def test_python_api_dataframe_applies_the_gates() -> None:
-    # RunResult.to_dataframe() (what biasaudit.evaluate returns) withholds what export does
+    # to_dataframe(run) (what biasaudit.evaluate returns) withholds what export does
     import math
 
     import pandas as pd
@@ -200,7 +207,7 @@ def test_python_api_dataframe_applies_the_gates() -> None:
             bench("crows_pairs", [crows]),
         ]
     )
-    frame = run.to_dataframe()
+    frame = to_dataframe(run)
     rows = {(r.benchmark, r.group): r for r in frame.itertuples()}
     p = rows[("stop", "")]
     assert p.not_measurable == "not measurable: answer rate 0 % (< 50 %)"
@@ -212,6 +219,6 @@ def test_python_api_dataframe_applies_the_gates() -> None:
     assert [(r.value, r.ci_low) for r in shown] == [(56.0, 43.0), (55.0, 40.0)]
     assert all(pd.isna(r.not_measurable) for r in shown)
     # every computed value, as results.json holds it, on request
-    raw = run.to_dataframe(gated=False)
+    raw = to_dataframe(run, gated=False)
     assert raw[raw.benchmark == "stop"].value.tolist() == [0.1875]
     assert raw.not_measurable.isna().all()

@@ -25,10 +25,10 @@ def test_a_file_over_the_bound_is_refused_and_one_at_it_is_read(tmp_path: Path) 
 
 def test_stop_data_file_dev_zero_is_a_data_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from biasaudit import plugin
-    from biasaudit.data import DataStore
     from biasaudit.datasets import files
+    from biasaudit.discovery import open_store
 
     monkeypatch.setattr(files, "MAX_FILE_BYTES", 1 << 22)  # small, so the test takes no memory
-    bench = plugin.benchmark_class("stop").from_dict({"data_file": "/dev/zero"}, DataStore(), 0)
+    bench = plugin.benchmark_class("stop").from_dict({"data_file": "/dev/zero"}, open_store(), 0)
     with pytest.raises(DataError, match=r"/dev/zero: larger than 4,194,304 bytes"):
         bench.load_samples()

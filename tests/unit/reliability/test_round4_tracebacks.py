@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from tests.conformance import tiny_models
 
-CLI = "import sys; from biasaudit.cli import main; sys.exit(main())"
+CLI = "import sys; from biasaudit.cli.app import main; sys.exit(main())"
 EXAMPLES = [
     {
         "messages": [

@@ -15,6 +15,7 @@ import pytest
 
 from biasaudit.metrics import MetricSpec, frame
 from biasaudit.requests import GenerateRequest, GenerationParams, Message, Response
+from biasaudit.results.digests import hash_sample_hashes
 from biasaudit.results.io import write_results, write_samples
 from biasaudit.results.schema import (
     BenchmarkResult,
@@ -28,7 +29,6 @@ from biasaudit.results.schema import (
     Table,
     ToolkitInfo,
 )
-from biasaudit.runner.runner import hash_sample_hashes
 
 N = 40
 SEED = 0

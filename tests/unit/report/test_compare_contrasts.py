@@ -23,7 +23,7 @@ import pytest
 from biasaudit import api
 from biasaudit.benchmark_spec import BenchmarkSpec
 from biasaudit.benchmarks import Benchmark, MetricSpec, Sample, SampleScore
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.discovery import added
 from biasaudit.metrics import Contrast
 from biasaudit.requests import Capability, GenerateRequest, Response

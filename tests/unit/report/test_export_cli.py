@@ -8,7 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
+from biasaudit.profile.frame import to_dataframe
 from biasaudit.report.export import export_run
 from biasaudit.report.runs import load_run
 from biasaudit.results.schema import DATAFRAME_COLUMNS
@@ -16,7 +17,7 @@ from biasaudit.results.schema import DATAFRAME_COLUMNS
 
 def test_to_dataframe_keeps_rows_and_adds_columns(run_a: Path) -> None:
     run = load_run(run_a).result
-    frame = run.to_dataframe()
+    frame = to_dataframe(run)
     assert list(frame.columns[:9]) == [
         "model",
         "benchmark",
@@ -48,7 +49,7 @@ def test_to_dataframe_keeps_rows_and_adds_columns(run_a: Path) -> None:
 
 def test_to_dataframe_of_an_empty_run_has_the_columns(run_a: Path) -> None:
     run = load_run(run_a).result.model_copy(update={"benchmarks": []})
-    assert list(run.to_dataframe().columns) == list(DATAFRAME_COLUMNS)
+    assert list(to_dataframe(run).columns) == list(DATAFRAME_COLUMNS)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
@@ -65,7 +66,7 @@ def test_export(run_a: Path, tmp_path: Path, fmt: str) -> None:
     assert row.score_correct == 0.0 and row.n_answered == 0
     assert samples.excluded.sum() == 1
     metrics = read(tmp_path / "out" / f"metrics.{fmt}")
-    assert len(metrics) == len(load_run(run_a).result.to_dataframe())
+    assert len(metrics) == len(to_dataframe(load_run(run_a).result))
     steps = read(tmp_path / "out" / f"table_toy_steps.{fmt}")
     assert [str(v) for v in steps.value] == ["0.5", "none"]  # mixed types survive as text
 
@@ -121,12 +122,12 @@ def test_to_dataframe_has_contrast_rows_and_group_ci_methods(run_a: Path) -> Non
     changed = metric.model_copy(update={"contrasts": [contrast], "breakdowns": [breakdown]})
     bench = run.benchmarks[0].model_copy(update={"metrics": [changed]})
     changed_run = run.model_copy(update={"benchmarks": [bench]})
-    frame = changed_run.to_dataframe(gated=False)
+    frame = to_dataframe(changed_run, gated=False)
     row = frame[frame.group_by == "contrast"].iloc[0]
     assert (row.metric, row.group, row.value, row.n) == (metric.name, "group: a - b", 0.25, 7)
     assert (row.ci_low, row.ci_high) == (-0.1, 0.6)
     # gated (the default): a side with 3 samples fails the n gate, as a group of 3 would
-    gated = changed_run.to_dataframe()
+    gated = to_dataframe(changed_run)
     row = gated[gated.group_by == "contrast"].iloc[0]
     assert row.not_measurable == "not measurable: n = 3 (< 10)" and row.n == 7
     assert pd.isna(row.value) and pd.isna(row.ci_low) and pd.isna(row.ci_high)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from report_runs import correct_a, correct_b, toy_records, toy_run, write_run
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 
 
 def test_mean_and_sd_over_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

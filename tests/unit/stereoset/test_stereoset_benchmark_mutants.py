@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks import Sample
 from biasaudit.benchmarks.stereoset.benchmark import (
     StereoSet,
     StereoSetOptions,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 
 
 def annotations(tmp_path: Path) -> Path:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks import Sample
 from biasaudit.benchmarks.stop.benchmark import STOP
 from biasaudit.benchmarks.stop.prompts import INSTRUCTION_CODE, INSTRUCTION_PAPER
 from biasaudit.data import DataStore

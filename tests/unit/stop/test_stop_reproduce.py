@@ -8,7 +8,7 @@ import pytest
 
 from biasaudit.benchmarks.stop.data import LABELLED_KEY, load_progressions
 from biasaudit.benchmarks.stop.reproduce import reproduce, summarise
-from biasaudit.cli import main
+from biasaudit.cli.app import main
 from biasaudit.data import DataStore
 
 

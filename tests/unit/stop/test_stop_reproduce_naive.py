@@ -24,6 +24,7 @@ from biasaudit.analysis import Reproduction
 from biasaudit.benchmarks.stop.data import LABELLED_KEY, Progression, load_progressions
 from biasaudit.benchmarks.stop.reproduce import _round, reproduce, summarise
 from biasaudit.data import DataStore
+from biasaudit.discovery import open_store
 
 #: Spec §6.2's table, in its order.
 MODELS = [
@@ -128,7 +129,7 @@ def oracle(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def result(data_dir: Path) -> Reproduction:
     # per test, not per module: mutmut maps a function to the tests that call it, and a
     # module-scoped fixture calls `reproduce` inside the first test that asks for it only
-    return reproduce(DataStore(data_dir))
+    return reproduce(open_store(data_dir))
 
 
 def test_summaries_equal_the_naive_recomputation(

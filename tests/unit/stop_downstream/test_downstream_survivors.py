@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.analysis import Context
-from biasaudit.benchmarks.base import Sample, SampleScore
+from biasaudit.benchmarks import Sample, SampleScore
 from biasaudit.benchmarks.stop_downstream.analyses import CompareArgs, PromptArgs, compare, prompts
 from biasaudit.benchmarks.stop_downstream.benchmark import (
     StopDownstream,
@@ -26,6 +26,7 @@ from biasaudit.datasets.stereoset import load_stereoset
 from biasaudit.errors import RunError
 from biasaudit.multiple_choice import option_order
 from biasaudit.requests import Capability, GenerateRequest, GenerationParams, Message, Response
+from biasaudit.results.digests import hash_sample_hashes
 from biasaudit.results.io import read_results, write_results
 from biasaudit.results.schema import (
     BenchmarkResult,
@@ -36,7 +37,7 @@ from biasaudit.results.schema import (
     SampleRecord,
     ToolkitInfo,
 )
-from biasaudit.runner.runner import hash_sample_hashes, score_record
+from biasaudit.runner.runner import score_record
 
 REFUSE = "I'm sorry, I can't choose."
 CRITIQUE = "Both sentences are stereotypes."

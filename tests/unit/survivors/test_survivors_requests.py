@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from biasaudit.benchmarks.base import Sample
+from biasaudit.benchmarks import Sample
 from biasaudit.benchmarks.crows_pairs.benchmark import pair_requests
 from biasaudit.benchmarks.stereoset.benchmark import StereoSet
 from biasaudit.data import DataStore

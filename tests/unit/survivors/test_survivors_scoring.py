@@ -196,13 +196,17 @@ def test_bbq_char_normalisation_counts_the_leading_space() -> None:
     assert chosen["token"] == 0 and chosen["raw"] == 0
 
 
-def test_bbq_ties_go_to_the_first_option() -> None:
-    # Python's max over range(3) keeps the first maximum, as the authors' argmax does
+def test_bbq_ties_abstain_unless_the_first_is_asked_for() -> None:
+    # a tie for the best is no choice (biasaudit.likeliest); ties=first keeps the first
+    # maximum, as lm-evaluation-harness's np.argmax does
     answers = ["aa", "bb", "cc"]
-    chosen = _loglikelihood_choices(answers, _exchanges([-5.0, -5.0, -5.0], [2, 2, 2]))
-    assert chosen == {"raw": 0, "token": 0, "char": 0}
-    chosen = _loglikelihood_choices(answers, _exchanges([-6.0, -5.0, -5.0], [2, 2, 2]))
+    tied = _exchanges([-5.0, -5.0, -5.0], [2, 2, 2])
+    assert _loglikelihood_choices(answers, tied) == {"raw": None, "token": None, "char": None}
+    assert _loglikelihood_choices(answers, tied, "first") == {"raw": 0, "token": 0, "char": 0}
+    chosen = _loglikelihood_choices(answers, _exchanges([-6.0, -5.0, -5.0], [2, 2, 2]), "first")
     assert chosen == {"raw": 1, "token": 1, "char": 1}
+    below = _loglikelihood_choices(answers, _exchanges([-5.0, -6.0, -6.0], [2, 2, 2]))
+    assert below == {"raw": 0, "token": 0, "char": 0}  # a tie below the best changes nothing
 
 
 # --- BEADs: the 0.5 decision threshold, refusals, spans at every occurrence -------------------

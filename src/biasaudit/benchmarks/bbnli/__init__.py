@@ -5,8 +5,7 @@ See docs/benchmarks/bbnli.md. The benchmark class is `benchmark.BBNLI`; the meas
 `swap`, its typed workflows in `analyses`; released-number checks in `reproduce`.
 """
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="bbnli",

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field
 
 from biasaudit import extraction
-from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.bbnli.aggregate import BIASED_ANSWER, METRICS, TEST_METRICS, tables
 from biasaudit.benchmarks.bbnli.labels import build_label_map, parse_label_map, predict
 from biasaudit.benchmarks.bbnli.metrics import member_attribution

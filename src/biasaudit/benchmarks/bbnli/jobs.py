@@ -13,7 +13,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from biasaudit.benchmarks.base import BenchmarkOptions, Job, Sample, SampleScore
+from biasaudit.benchmarks import BenchmarkOptions, Job, Sample, SampleScore
 from biasaudit.benchmarks.bbnli.labels import (
     LabelMapError,
     build_label_map,

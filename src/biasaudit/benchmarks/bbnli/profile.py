@@ -7,7 +7,7 @@ together. A model giving one label (e.g. "no") to everything shows 0 and reveals
 the same-answer gate says so instead.
 """
 
-from biasaudit.profile import BenchmarkProfile, Effect, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
 

@@ -4,8 +4,7 @@ See docs/benchmarks/bbq.md. The benchmark class is `benchmark.BBQ`; the reader a
 the authors' target derivation live in `biasaudit.datasets.bbq`; formulas in `metrics`.
 """
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="bbq",

@@ -16,7 +16,6 @@ ambiguous diff-bias). s_AMB and the disambiguated diff-bias are not means: `extr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
 from typing import Any, ClassVar, Literal
 
 from pydantic import Field, field_validator
@@ -51,6 +50,7 @@ from biasaudit.datasets.bbq import (
     load_bbq,
 )
 from biasaudit.errors import DataError
+from biasaudit.likeliest import TIE_REASON, Normalisation, Ties, likeliest, option_score
 from biasaudit.requests import (
     AnswerMode,
     Capability,
@@ -70,6 +70,12 @@ class BBQOptions(BenchmarkOptions):
     protocol: Protocol = Field("loglikelihood", description="loglikelihood, letter or free_text")
     normalization: Literal["raw", "token", "char"] = Field(
         "raw", description="loglikelihood: sum, per token or per character of the option"
+    )
+    ties: Ties = Field(
+        "abstain",
+        description="loglikelihood: options with the same best score are no choice (abstain: "
+        "excluded as unparsed), or the first of them wins (first: lm-evaluation-harness's "
+        "argmax, to reproduce its bbq_multiple_choice)",
     )
     parser: Literal["strict", "authors"] = Field(
         "strict", description="generated answers: strict reader, or the authors' free-text match"
@@ -97,13 +103,17 @@ class BBQOptions(BenchmarkOptions):
         return value
 
 
-@cache
-def _cached_items(data_dir: str, cache_dir: str, categories: tuple[str, ...]) -> list[BBQItem]:
-    """The rows of `categories` read through a store like the benchmark's: its data dir, else
-    its download cache (never the environment's mirror); cached across benchmark instances."""
-    if data_dir:
-        return load_bbq(DataStore(data_dir, cache_dir), list(categories))
-    return load_bbq(DataStore(cache_dir=cache_dir, use_mirror=False), list(categories))
+#: BBQ rows by (data dirs, download cache, categories): read once per process, shared by
+#: the benchmark instances of a test session or an analysis that builds several.
+_ITEMS: dict[tuple[str, str, tuple[str, ...]], list[BBQItem]] = {}
+
+
+def _cached_items(store: DataStore, categories: tuple[str, ...]) -> list[BBQItem]:
+    """The rows of `categories`, read through `store` (whose files are verified first)."""
+    key = (store.data_dir_spec, str(store.cache_dir), categories)
+    if key not in _ITEMS:
+        _ITEMS[key] = load_bbq(store, list(categories))
+    return _ITEMS[key]
 
 
 class BBQ(Benchmark):
@@ -150,10 +160,9 @@ class BBQ(Benchmark):
         ]
 
     def items(self) -> list[BBQItem]:
-        data_dir = self.store.data_dir_spec
         for k in self.data_keys():
             self.store.path(k)  # verify checksums through this store
-        return _cached_items(data_dir, str(self.store.cache_dir), tuple(self.categories()))
+        return _cached_items(self.store, tuple(self.categories()))
 
     def load_samples(self) -> list[Sample]:
         return [_sample(item) for item in self.items()]
@@ -201,11 +210,17 @@ class BBQ(Benchmark):
         if self.options.protocol == "loglikelihood":
             if len(exchanges) != 3 or any(e.response.logprob is None for e in exchanges):
                 return SampleScore(["error"], {"chosen": None}, True, "missing log-likelihood")
-            chosen_by = _loglikelihood_choices(d["answers"], exchanges)
+            if self.options.normalization == "token" and not all(
+                e.response.n_tokens for e in exchanges
+            ):
+                return SampleScore(["error"], {"chosen": None}, True, "missing token count")
+            chosen_by = _loglikelihood_choices(d["answers"], exchanges, self.options.ties)
             chosen: int | None = chosen_by[self.options.normalization]
-            outcome = "unknown" if chosen == d["unknown_loc"] else "answered"
             scores["logprobs"] = [e.response.logprob for e in exchanges]
             scores |= {f"chosen_{k}": v for k, v in chosen_by.items()}
+            if chosen is None:  # the best options tie: no choice (biasaudit.likeliest)
+                return SampleScore(["unparsed"], scores | {"chosen": None}, True, TIE_REASON)
+            outcome = "unknown" if chosen == d["unknown_loc"] else "answered"
         else:
             reply = exchanges[0].response.text or ""
             options = option_set(d["answers"], d["info_texts"], d["unknown_loc"])
@@ -273,13 +288,22 @@ def _sample(item: BBQItem) -> Sample:
     )
 
 
-def _loglikelihood_choices(answers: Sequence[str], exchanges: Sequence[Exchange]) -> dict[str, int]:
-    """Argmax option under each normalisation: raw sum, per token, per character."""
-    out: dict[str, int] = {}
-    lps = [float(e.response.logprob) for e in exchanges if e.response.logprob is not None]
-    tokens = [max(1, int(e.response.n_tokens or 1)) for e in exchanges]
-    chars = [max(1, len(loglikelihood_continuation(a))) for a in answers]
-    for name, denom in (("raw", [1] * 3), ("token", tokens), ("char", chars)):
-        values = [lp / n for lp, n in zip(lps, denom, strict=True)]
-        out[name] = max(range(3), key=lambda k: values[k])
+#: BBQ's option names -> biasaudit.likeliest's normalisations.
+_NORMALISATIONS: dict[str, Normalisation] = {"raw": "sum", "token": "per_token", "char": "per_char"}
+
+
+def _loglikelihood_choices(
+    answers: Sequence[str], exchanges: Sequence[Exchange], ties: Ties = "abstain"
+) -> dict[str, int | None]:
+    """The likeliest option under each normalisation (`biasaudit.likeliest`): raw sum, per
+    token, per character of the continuation as sent; None for a tie under ``ties=abstain``
+    or a missing token count."""
+    out: dict[str, int | None] = {}
+    for name, normalisation in _NORMALISATIONS.items():
+        values = [
+            option_score(e.response.logprob, e.response.n_tokens, cont, normalisation)
+            for e, cont in zip(exchanges, map(loglikelihood_continuation, answers), strict=True)
+        ]
+        known = [v for v in values if v is not None]
+        out[name] = likeliest(known, ties) if len(known) == len(values) else None
     return out

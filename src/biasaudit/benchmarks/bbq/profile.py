@@ -6,7 +6,7 @@ s_AMB of Parrish et al. 2022 whenever every non-unknown answer is biased or coun
 (KoBBQ's diff-bias). Unbiased value 0. Items from one template are flipped together.
 """
 
-from biasaudit.profile import BenchmarkProfile, Effect, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
 

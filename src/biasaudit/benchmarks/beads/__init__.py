@@ -1,7 +1,6 @@
 """BEADs (Bias Evaluation Across Domains; Raza et al., arXiv 2406.04220)."""
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="beads",

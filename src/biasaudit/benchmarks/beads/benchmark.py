@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from biasaudit import extraction
-from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.beads import fewshot, judging, masked, prompts, tasks
 from biasaudit.benchmarks.beads.metric_specs import BIAS_RATE, METRICS
 from biasaudit.benchmarks.beads.metrics import (

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from biasaudit.benchmarks.base import Sample, SampleScore
+from biasaudit.benchmarks import Sample, SampleScore
 from biasaudit.benchmarks.beads import parse
 from biasaudit.datasets.files import iter_json_lines
 from biasaudit.errors import DataError

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from biasaudit.benchmarks.base import Sample, SampleScore
+from biasaudit.benchmarks import Sample, SampleScore
 from biasaudit.benchmarks.beads import parse, prompts
 from biasaudit.benchmarks.beads.biasrate import AMBIGUOUS, UNMAPPED, map_fill
 from biasaudit.requests import MASK, FillMaskRequest

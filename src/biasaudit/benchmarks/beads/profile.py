@@ -23,7 +23,7 @@ Gate: ``-O data=demo`` (the default) runs the package's hand-written demo set, n
 every number of the run describes those hand-written items and is not shown as a result.
 """
 
-from biasaudit.profile import BenchmarkProfile, Effect, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Effect, Gates
 from biasaudit.results.schema import BenchmarkResult, SampleRecord, ValidityFlag
 
 MORE = "agrees more with labels about this group"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from biasaudit.benchmarks.base import Sample, SampleScore
+from biasaudit.benchmarks import Sample, SampleScore
 from biasaudit.benchmarks.beads import parse, prompts, variation
 from biasaudit.benchmarks.beads.biasrate import (
     AMBIGUOUS,

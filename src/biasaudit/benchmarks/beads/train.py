@@ -15,7 +15,6 @@ canonical BEADs labels, so ``hf:FOLDER`` serves the ``classify`` request, plus
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import math
@@ -29,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BiasauditError, DataError, RunError
+from biasaudit.hashing import lines_sha256
 from biasaudit.metrics.classification import classification_report
 
 
@@ -81,10 +81,7 @@ def minilm_encoder() -> Path:
 
 
 def _sha256(texts: Sequence[tuple[str, str]]) -> str:
-    digest = hashlib.sha256()
-    for text, label in texts:
-        digest.update(f"{label}\t{text}\n".encode())
-    return digest.hexdigest()
+    return lines_sha256(f"{label}\t{text}" for text, label in texts)
 
 
 def _check(rows: Sequence[tuple[str, str]], labels: Sequence[str], name: str) -> None:

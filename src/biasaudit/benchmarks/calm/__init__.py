@@ -4,8 +4,7 @@ Gupta et al., "CALM: A Multi-task Benchmark for Comprehensive Assessment of Lang
 Bias" (arXiv 2308.12539). The benchmark class is `biasaudit.benchmarks.calm.benchmark.CALM`.
 """
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="calm",

@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from biasaudit.analysis import Analysis, AnalysisResult, Context
-from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.calm import data as d
 from biasaudit.benchmarks.calm.agreement import compare_runs
 from biasaudit.benchmarks.calm.benchmark import CALM, CALMOptions, scoring_options

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import Field, field_validator
 
 from biasaudit import extraction
-from biasaudit.benchmarks.base import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.calm import data as d
 from biasaudit.benchmarks.calm.generate import Instance, iter_split
 from biasaudit.benchmarks.calm.names import (

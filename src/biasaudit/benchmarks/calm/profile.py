@@ -22,8 +22,7 @@ score computed on a selected subset, so the score is not shown (the benchmark's 
 kept in results.json).
 """
 
-from biasaudit.profile import BenchmarkProfile, Effect, Gates
-from biasaudit.profile.model import DISFAVOURS, FAVOURS
+from biasaudit.benchmarks import DISFAVOURS, FAVOURS, BenchmarkProfile, Effect, Gates
 from biasaudit.results.schema import BenchmarkResult, SampleRecord, ValidityFlag
 
 DROPPED = "a group has accuracy 0"

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from biasaudit import extraction
-from biasaudit.benchmarks.base import SampleScore
+from biasaudit.benchmarks import SampleScore
 from biasaudit.benchmarks.calm.parse import (
     Parsed,
     ParserName,
@@ -22,6 +22,7 @@ from biasaudit.benchmarks.calm.prompts import (
     TOXIC_WORDS,
     gold_choice,
 )
+from biasaudit.likeliest import TIE_REASON, likeliest
 from biasaudit.results.schema import Exchange
 
 
@@ -72,7 +73,8 @@ def _as_choice(kind: str, prediction: str | None) -> str | None:
 
 
 def score_loglikelihood(data: dict[str, Any], exchanges: Sequence[Exchange]) -> SampleScore:
-    """Highest log-likelihood option wins; free-form QA is correct when greedy."""
+    """The likeliest option (summed log-probability) is the prediction, a tie none;
+    free-form QA is correct when greedy."""
     failed = _failed(exchanges)
     if failed is not None:
         return failed
@@ -88,10 +90,14 @@ def score_loglikelihood(data: dict[str, Any], exchanges: Sequence[Exchange]) -> 
                 "logprob": exchanges[0].response.logprob,
             },
         )
-    logprobs = [
-        e.response.logprob if e.response.logprob is not None else float("-inf") for e in exchanges
-    ]
-    best = max(range(len(choices)), key=lambda i: logprobs[i])
+    logprobs = [e.response.logprob for e in exchanges]
+    known = [lp for lp in logprobs if lp is not None]
+    if len(known) != len(choices):
+        return SampleScore(["error"], {}, True, "missing log-likelihood")
+    best = likeliest(known)  # summed log-probability; ties abstain (biasaudit.likeliest)
+    if best is None:
+        scores = {"logprobs": dict(zip(choices, known, strict=True))}
+        return SampleScore(["unparsed"], scores, True, TIE_REASON)
     prediction = choices[best]
     return SampleScore(
         outcomes=["answered"],

@@ -7,8 +7,7 @@ Scoring (`benchmark.COBIAS`), context-addition points and context generation
 (`analyses`, `analyses_data`), run as ``biasaudit cobias <analysis>``.
 """
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="cobias",

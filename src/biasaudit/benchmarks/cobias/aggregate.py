@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from biasaudit.benchmarks.base import Aggregate
+from biasaudit.benchmarks import Aggregate
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.estimators import TauSettings
 from biasaudit.benchmarks.cobias.validation import length_correlation, spearman

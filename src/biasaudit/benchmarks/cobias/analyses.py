@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.analysis import Analysis, AnalysisResult, Context
-from biasaudit.benchmarks.base import BenchmarkOptions, Job
+from biasaudit.benchmarks import BenchmarkOptions, Job
 from biasaudit.benchmarks.cobias.data import (
     DATASET_KEY,
     Statement,

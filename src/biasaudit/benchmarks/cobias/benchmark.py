@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from biasaudit.benchmarks.base import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Aggregate, Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.aggregate import aggregate_records
 from biasaudit.benchmarks.cobias.data import (
@@ -23,7 +23,6 @@ from biasaudit.benchmarks.cobias.data import (
     RATINGS_KEY,
     Selection,
     Statement,
-    is_pinned,
     read_contexts,
     read_statements,
     resolve,
@@ -158,11 +157,11 @@ class COBIAS(Benchmark):
 
     def data_keys(self) -> list[str]:
         names = (self.options.dataset, self.options.contexts, self._ratings_source())
-        return [k for k in names if k is not None and is_pinned(k)]
+        return [k for k in names if k is not None and self.store.is_pinned(k)]
 
     def user_files(self) -> list[str]:
         names = (self.options.dataset, self.options.contexts, self._ratings_source())
-        return [k for k in names if k is not None and not is_pinned(k)]
+        return [k for k in names if k is not None and not self.store.is_pinned(k)]
 
     def _ratings_source(self) -> str | None:
         if self.options.ratings is not None:

@@ -24,7 +24,6 @@ import numpy as np
 
 from biasaudit.benchmarks.cobias.safe_pickle import load_string_list
 from biasaudit.data import DataStore
-from biasaudit.data.store import get_source
 from biasaudit.datasets.crows_pairs import CROWS_PAIRS_KEY as CROWS_PAIRS_KEY
 from biasaudit.datasets.files import check_row_width, read_csv
 from biasaudit.datasets.jsonl import iter_jsonl as iter_jsonl
@@ -50,18 +49,9 @@ class Statement:
     context_points: str = ""
 
 
-def is_pinned(name: str) -> bool:
-    """True when `name` is a pinned data source key (not a local path)."""
-    try:
-        get_source(name)
-    except DataError:
-        return False
-    return True
-
-
 def resolve(name: str, store: DataStore) -> Path:
     """A pinned key through the verified store, anything else as a local path."""
-    if is_pinned(name):
+    if store.is_pinned(name):
         return store.path(name)
     path = Path(name).expanduser()
     if not path.exists():

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from pydantic import Field, field_validator
 
-from biasaudit.benchmarks.base import Aggregate, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Aggregate, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.data import Statement
 from biasaudit.benchmarks.cobias.jobs import StatementJob

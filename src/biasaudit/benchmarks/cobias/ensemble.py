@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasaudit.benchmarks.base import Aggregate
+from biasaudit.benchmarks import Aggregate
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.aggregate import Row, aggregate_rows
 from biasaudit.benchmarks.cobias.validation import rank_correlations

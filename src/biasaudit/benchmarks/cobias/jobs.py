@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from biasaudit.benchmarks.base import BenchmarkOptions, Job
+from biasaudit.benchmarks import BenchmarkOptions, Job
 from biasaudit.benchmarks.cobias.data import Statement
 from biasaudit.data import DataStore
 

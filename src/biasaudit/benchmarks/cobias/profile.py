@@ -7,7 +7,7 @@ CrowS-Pairs / StereoSet ones (COBIAS's DATASET.csv), their cells are recomputed 
 statements it rates reliable (biasaudit.profile.reliability).
 """
 
-from biasaudit.profile import BenchmarkProfile, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Gates
 from biasaudit.results.schema import BenchmarkResult, ValidityFlag
 
 

@@ -4,8 +4,7 @@ See docs/benchmarks/crows_pairs.md. The benchmark class is `benchmark.CrowsPairs
 formulas are in `metrics`; the reader is `biasaudit.datasets.crows_pairs`.
 """
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="crows_pairs",

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.crows_pairs.metrics import normalised, preference
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import (

@@ -8,7 +8,7 @@ model that ties everything is caught by its `neutral` rate, not read as a prefer
 are independent; the test is the exact sign-flip (binomial) test.
 """
 
-from biasaudit.profile import BenchmarkProfile, Effect, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
 

@@ -5,8 +5,7 @@ See docs/benchmarks/stereoset.md. The benchmark class is `benchmark.StereoSet`; 
 `biasaudit.datasets.stereoset`.
 """
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="stereoset",

@@ -20,7 +20,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from biasaudit import extraction
-from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stereoset import metrics as ss_metrics
 from biasaudit.benchmarks.stereoset.prompts import (
     LABELS,

@@ -11,7 +11,7 @@ StereoSet's "race" domain targets are countries and peoples: mapped to race/ethn
 the authors name it.
 """
 
-from biasaudit.profile import BenchmarkProfile, Effect, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict
 
-from biasaudit.benchmarks.base import SampleScore
+from biasaudit.benchmarks import SampleScore
 from biasaudit.benchmarks.stereoset.metrics import ItemScores, choice_scores, related_count
 from biasaudit.benchmarks.stereoset.prompts import LABELS
 from biasaudit.extraction import CheckScores

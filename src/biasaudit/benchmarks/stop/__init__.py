@@ -5,8 +5,7 @@ See docs/benchmarks/stop.md. The benchmark class is `benchmark.STOP`; the math i
 alignment fine-tuning export in `finetune`.
 """
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="stop",

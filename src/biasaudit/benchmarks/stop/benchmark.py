@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from biasaudit import extraction
-from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stop import aggregate
 from biasaudit.benchmarks.stop import metrics as m
 from biasaudit.benchmarks.stop.data import (

@@ -12,7 +12,6 @@ sub-demographic of its demographic; `seed_id` is that block index (spec §2.5).
 
 from __future__ import annotations
 
-import difflib
 import random
 import re
 import warnings
@@ -23,6 +22,7 @@ from typing import Any
 
 from biasaudit.datasets.files import load_json
 from biasaudit.errors import DataError
+from biasaudit.importing import did_you_mean
 
 FULL_KEY = "stop/STOP-full.json"
 LABELLED_KEY = "stop/STOP-full-labelled.json"
@@ -293,8 +293,7 @@ def check_filter(where: str, name: str, wanted: Sequence[Any] | None, present: s
     """Refuse a filter value no progression has, with did-you-mean; `where` names the option."""
     for value in wanted or ():
         if value not in present:
-            close = difflib.get_close_matches(str(value), sorted(str(p) for p in present), n=3)
-            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            hint = did_you_mean(str(value), sorted(str(p) for p in present))
             raise DataError(f"{where}: no progression has {name} '{value}'{hint}")
 
 

@@ -8,7 +8,7 @@ the stereotype. Progressions expanded from one seed are permuted and resampled t
 within severity (the design fixes each severity's share).
 """
 
-from biasaudit.profile import BenchmarkProfile, Effect, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
 

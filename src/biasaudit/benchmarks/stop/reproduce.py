@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from biasaudit import plugin
-from biasaudit.analysis import Analysis, Check, Context, NoArgs, Reproduction
+from biasaudit.analysis import Analysis, Check, Context, NoArgs, Reproduction, analysis_of
 from biasaudit.benchmarks.stop import metrics as m
 from biasaudit.benchmarks.stop.data import (
     DEMOGRAPHICS,
@@ -290,7 +289,7 @@ DOWNSTREAM_ITEMS = {"bbq": 58_492, "stereoset": 2_106 + 2_123, "crows_pairs": 1_
 
 def downstream_prompts(ctx: Context) -> Reproduction:
     """STOP §4's downstream prompts (stop_downstream's, every item) with their item counts."""
-    prompts = plugin.analysis("stop", "downstream-prompts")
+    prompts = analysis_of("stop", "downstream-prompts")
     listed = prompts.run(prompts.Args(), ctx)
     table = listed.tables["prompts"]
     counts = {row[0]: row[1] for row in table.rows}

@@ -5,8 +5,7 @@ items and reply kinds are in `protocol`, the prompts in `prompts`, the two-run c
 `analyses`.
 """
 
-from biasaudit.plugin import BenchmarkSpec
-from biasaudit.suites import SuiteDecl, SuiteEntry
+from biasaudit.benchmarks import BenchmarkSpec, SuiteDecl, SuiteEntry
 
 SPEC = BenchmarkSpec(
     name="stop_downstream",

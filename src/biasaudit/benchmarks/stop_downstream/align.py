@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.analysis import Analysis, AnalysisResult, Context
+from biasaudit.analysis import analysis_of as analysis
 from biasaudit.benchmarks.stop_downstream.benchmark import (
     DownstreamOptions,
     StopDownstream,
@@ -38,7 +39,6 @@ from biasaudit.benchmarks.stop_downstream.paired import (
 )
 from biasaudit.finetune.controls import yes_no_format_control
 from biasaudit.metrics.controlled import COLUMNS, controlled_verdict
-from biasaudit.plugin import analysis
 from biasaudit.results.schema import SampleRecord, Table
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import ConfigDict, Field, field_validator
 
 from biasaudit import extraction
-from biasaudit.benchmarks.base import Benchmark, BenchmarkOptions, Sample, SampleScore
+from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.stop_downstream import protocol
 from biasaudit.benchmarks.stop_downstream.prompts import TEMPLATE_IDS
 from biasaudit.datasets.crows_pairs import CROWS_PAIRS_KEY, load_crows_pairs

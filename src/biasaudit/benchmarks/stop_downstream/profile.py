@@ -15,7 +15,7 @@ bias effect of a group:
   the same multiple-choice question).
 """
 
-from biasaudit.profile import BenchmarkProfile, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Gates
 
 PROFILE = BenchmarkProfile(
     gates=Gates(),

@@ -10,7 +10,7 @@ sentences of a pair are flipped together, so a pair counts only when the choice 
 the pronoun's gender: toward the stereotype (+) or against it (-).
 """
 
-from biasaudit.profile import BenchmarkProfile, Effect, Gates
+from biasaudit.benchmarks import BenchmarkProfile, Effect, Gates
 from biasaudit.results.schema import SampleRecord
 
 

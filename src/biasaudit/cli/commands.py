@@ -1,5 +1,5 @@
 """The `biasaudit` subcommands that read or combine what exists: `list`, `score`, `merge`,
-`validate`, `reproduce`, `schema` (`biasaudit.cli` builds the parser and runs `run`)."""
+`validate`, `reproduce`, `schema` (`biasaudit.cli.app` builds the parser and runs `run`)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import json
 import sys
 from typing import Any
 
+from biasaudit.analysis import analysis_of
 from biasaudit.errors import BiasauditError
 
 #: Exit status of a run that finished but is not complete (samples lost to request errors).
@@ -18,7 +19,7 @@ def _list_items(what: str) -> tuple[list[dict[str, Any]], list[str]]:
     from biasaudit import plugin
 
     if what == "benchmarks":
-        from biasaudit.cli_data import benchmark_version
+        from biasaudit.cli.data import benchmark_version
 
         items = [
             {
@@ -34,7 +35,7 @@ def _list_items(what: str) -> tuple[list[dict[str, Any]], list[str]]:
         items = []
         for name, spec in plugin.discover().items():
             for analysis_name in sorted(spec.analyses):
-                chosen = plugin.analysis(name, analysis_name)
+                chosen = analysis_of(name, analysis_name)
                 items.append(
                     {
                         "benchmark": name,
@@ -46,28 +47,36 @@ def _list_items(what: str) -> tuple[list[dict[str, Any]], list[str]]:
         return items, ["benchmark", "analysis", "description"]
     from biasaudit.models.spec import BACKENDS
 
-    items = [
-        {
-            "name": name,
-            "capabilities": sorted(c.value for c in BACKENDS.load(name).possible_capabilities),
-            "description": BACKENDS.description(name),
-        }
-        for name in BACKENDS.names()
-    ]
-    return items, ["name", "capabilities", "description"]
+    items = []
+    for name in BACKENDS.names():
+        try:  # an installed package's broken backend is described, never raised
+            capabilities = sorted(c.value for c in BACKENDS.load(name).possible_capabilities)
+        except Exception:
+            capabilities = []
+        items.append(
+            {
+                "name": name,
+                "origin": BACKENDS.origin(name),
+                "capabilities": capabilities,
+                "description": BACKENDS.description(name),
+            }
+        )
+    for problem in BACKENDS.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    return items, ["name", "origin", "capabilities", "description"]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     from biasaudit.textfmt import format_table
 
     if args.what == "options":
-        from biasaudit.cli_data import print_options
+        from biasaudit.cli.data import print_options
 
         if not args.name:
             raise BiasauditError("list options needs a benchmark name: biasaudit list options NAME")
         print_options(args.name, args.json)
         return 0
-    from biasaudit.cli_data import report_plugin_problems
+    from biasaudit.cli.data import report_plugin_problems
 
     items, columns = _list_items(args.what)
     report_plugin_problems(args.debug)
@@ -125,9 +134,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from biasaudit import plugin
     from biasaudit.api import build_benchmarks
-    from biasaudit.data import DataStore
+    from biasaudit.discovery import open_store
 
-    store = DataStore(args.data_dir)
+    store = open_store(args.data_dir)
     failed = False
     for bench in build_benchmarks(args.benchmarks, None, store, 0):
         # the files these options read (shared ones too), then the rest the spec declares

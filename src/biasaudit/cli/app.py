@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from biasaudit._version import __version__
-from biasaudit.cli_args import JoinPaths
-from biasaudit.cli_commands import (
+from biasaudit.cli.args import JoinPaths
+from biasaudit.cli.commands import (
     EXIT_INCOMPLETE,
     cmd_list,
     cmd_merge,
@@ -42,7 +42,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from biasaudit.textfmt import format_table
 
     if args.help_options:
-        from biasaudit.cli_data import print_options
+        from biasaudit.cli.data import print_options
 
         for name in args.benchmarks:
             print(f"{name}:")
@@ -260,19 +260,19 @@ def build_parser() -> argparse.ArgumentParser:
     schema.set_defaults(func=cmd_schema)
 
     from biasaudit import plugin
-    from biasaudit.report.cli import register as register_report
+    from biasaudit.cli.report import register as register_report
 
     register_report(sub, data_parent)
-    from biasaudit.cli_data import register as register_data
+    from biasaudit.cli.data import register as register_data
 
     register_data(sub)
-    from biasaudit.finetune.cli import register as register_finetune
+    from biasaudit.cli.finetune import register as register_finetune
 
     register_finetune(sub, data_parent)
-    from biasaudit.profile.cli import register as register_profile
+    from biasaudit.cli.profile import register as register_profile
 
     register_profile(sub)
-    from biasaudit.audit.cli import register as register_audit
+    from biasaudit.cli.audit import register as register_audit
 
     register_audit(sub, data_parent)
     for name, spec in plugin.discover().items():
@@ -286,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and _is_benchmark_command(argv[0]):
-            from biasaudit.cli_analysis import analysis_main
+            from biasaudit.cli.analyses import analysis_main
 
             return analysis_main(argv[0], argv[1:])
         parser = build_parser()

@@ -1,4 +1,4 @@
-"""The `biasaudit audit` command (registered by `biasaudit.cli`)."""
+"""The `biasaudit audit` command (registered by `biasaudit.cli.app`)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,8 @@ import sys
 from collections.abc import Sequence
 
 from biasaudit import plugin
-from biasaudit.cli_args import JoinPaths, add_model_arguments, model_from_namespace
+from biasaudit.analysis import analysis_of
+from biasaudit.cli.args import JoinPaths, add_model_arguments, model_from_namespace
 
 #: Options every analysis has; an `Args` model may not reuse these names.
 COMMON = ("data_dir", "output", "seed", "json", "quiet", "cache", "no_cache")
@@ -38,7 +39,7 @@ def build_analysis_parser(benchmark: str) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="analysis", required=True, metavar="ANALYSIS")
     for name in sorted(spec.analyses):
-        chosen = plugin.analysis(benchmark, name)
+        chosen = analysis_of(benchmark, name)
         clash = set(COMMON) & set(chosen.Args.model_fields)
         if clash:
             raise TypeError(f"{benchmark} {name}: argument names {sorted(clash)} are reserved")
@@ -52,10 +53,10 @@ def analysis_main(benchmark: str, argv: Sequence[str]) -> int:
     from biasaudit.api import analyze
 
     if argv and not argv[0].startswith("-"):
-        plugin.analysis(benchmark, argv[0])  # did-you-mean for an unknown analysis
+        analysis_of(benchmark, argv[0])  # did-you-mean for an unknown analysis
     parser = build_analysis_parser(benchmark)
     args = parser.parse_args(list(argv))
-    chosen = plugin.analysis(benchmark, args.analysis)
+    chosen = analysis_of(benchmark, args.analysis)
     parsed = model_from_namespace(chosen.Args, args, f"{benchmark} {args.analysis}")
     result = analyze(
         benchmark,

@@ -136,13 +136,13 @@ def _read_sources(out: Path) -> dict[str, object]:
 
 def cmd_fetch(args: argparse.Namespace) -> int:
     from biasaudit import plugin
-    from biasaudit.data import DataStore
+    from biasaudit.discovery import open_store
 
     spec = plugin.get_spec(args.benchmark)
     sources = plugin.spec_sources(spec)
     if not sources:
         raise DataError(f"benchmark '{spec.name}' declares no data files (BenchmarkSpec.sources)")
-    store = DataStore(cache_dir=args.cache_dir, use_mirror=False)
+    store = open_store(cache_dir=args.cache_dir, use_mirror=False)
     for key in sorted(sources):
         path = store.path(key)
         print(f"{key}\t{sources[key].sha256[:12]}\t{path}")

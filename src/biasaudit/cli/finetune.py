@@ -6,11 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from biasaudit.cli_args import add_model_arguments, model_from_namespace
+from biasaudit.cli.args import add_model_arguments, model_from_namespace
 
 
 def register(sub: argparse._SubParsersAction, data_parent: argparse.ArgumentParser) -> None:
-    from biasaudit.cli_analysis import _common
+    from biasaudit.cli.analyses import _common
     from biasaudit.finetune.analysis import FINETUNE
 
     parser = sub.add_parser("finetune", help=FINETUNE.description, description=FINETUNE.description)
@@ -21,12 +21,12 @@ def register(sub: argparse._SubParsersAction, data_parent: argparse.ArgumentPars
 
 def cmd_finetune(args: argparse.Namespace) -> int:
     from biasaudit.analysis import Context
-    from biasaudit.data import DataStore
+    from biasaudit.discovery import open_store
     from biasaudit.finetune.analysis import FINETUNE
 
     parsed = model_from_namespace(FINETUNE.Args, args, "finetune")
     ctx = Context(
-        store=DataStore(args.data_dir),
+        store=open_store(args.data_dir),
         seed=args.seed,
         output_dir=Path(args.output) if args.output else None,
         progress=not args.quiet,

@@ -1,10 +1,11 @@
-"""What a benchmark declares for the bias profile (in its own folder, `profile.py`).
+"""What a benchmark declares for the bias profile (in its own folder, `profile.py`); part of
+the plug-in API (`biasaudit.benchmarks` re-exports it).
 
 `BenchmarkProfile` is named by ``BenchmarkSpec.profile`` ("module:attribute") and holds:
 - `Gates`: the validity gates checked before any of the benchmark's numbers is shown;
 - `Effect` (optional): the bias effect of a profile cell, i.e. which per-sample score, on
   which scale, its unbiased value, which sign is "toward stereotype", how the benchmark's
-  groups map onto the core axes (`biasaudit.profile.axes`), and how a cell is tested.
+  groups map onto the core axes (`biasaudit.axes`), and how a cell is tested.
 
 Two designs of a cell:
 - ``one_sample``: the cell's samples' mean score minus the unbiased value (CrowS-Pairs 50,
@@ -28,9 +29,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from biasaudit.profile.axes import check_axes
-from biasaudit.profile.model import AGAINST, TOWARD
+from biasaudit.axes import check_axes
 from biasaudit.results.schema import BenchmarkResult, SampleRecord, ValidityFlag
+
+#: The verdict directions of a cell with a stereotype direction.
+TOWARD = "bias toward stereotype"
+AGAINST = "bias against stereotype"
+#: The verdict directions of a per-group cell of a benchmark with no stereotype direction
+#: (CALM: the group's accuracy minus the other groups' of its axis).
+FAVOURS = "bias in favour of this group"
+DISFAVOURS = "bias against this group"
 
 #: A per-sample score, oriented so that higher is toward the stereotype; None: not counted.
 SampleValue = Callable[[SampleRecord], float | None]
