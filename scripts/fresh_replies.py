@@ -134,7 +134,6 @@ def main() -> None:
                 shard=(seed % max(1, total // n), max(1, total // n)),
                 progress=False,
                 overwrite=True,
-                tolerate=False,
                 max_failed_samples=10**6,
             )
         if bench == "stereoset":

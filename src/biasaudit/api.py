@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, overload
 
@@ -17,7 +17,7 @@ from biasaudit.discovery import open_store
 from biasaudit.errors import RunError
 from biasaudit.merging import merge as merge  # the API's merge() lives there
 from biasaudit.models.spec import validate_model
-from biasaudit.plugin import benchmark_class, get_spec
+from biasaudit.plugin import build, get_spec
 from biasaudit.profile.validity import judge as judge_validity
 from biasaudit.rescoring import allowed_failures, make_output_dir, rescore_benchmark
 from biasaudit.results.io import (
@@ -38,7 +38,6 @@ from biasaudit.results.status import judge
 from biasaudit.runner.engine import execute
 from biasaudit.runner.plan import RunHooks, RunPlan
 from biasaudit.runner.runner import RunConfig
-from biasaudit.sampling import Selection
 from biasaudit.selection import sample_benchmark
 
 
@@ -53,7 +52,7 @@ def build_benchmarks(
     for name in options:
         if name not in names:
             raise RunError(f"options given for benchmark '{name}', which is not being run")
-    return [benchmark_class(name).from_dict(options.get(name, {}), store, seed) for name in names]
+    return [build(name, options.get(name, {}), store, seed) for name in names]
 
 
 def _check_output(
@@ -158,11 +157,6 @@ def evaluate_one(
     progress: bool = True,
     max_failed_samples: int = 0,
     sample: int | None = None,
-    selections: dict[str, Selection] | None = None,
-    tolerate: bool = False,
-    progress_prefix: dict[str, str] | None = None,
-    on_progress: Callable[[RunResult], None] | None = None,
-    overall_bar: Any = None,
 ) -> RunResult:
     """Run `benchmarks` on one model through the run engine.
 
@@ -174,11 +168,8 @@ def evaluate_one(
     errors (see `biasaudit.results.status`).
 
     `sample` draws a stratified sample of that many units from every benchmark, by the keys
-    it declares (`biasaudit.sampling`); `selections` gives ready sample plans by benchmark
-    name (an audit's suite). `tolerate` skips benchmarks the model cannot serve and keeps
-    going past one that fails (see `execute`); `progress_prefix` labels progress bars;
-    `on_progress` is given the judged run after each benchmark (after results.json);
-    `overall_bar` (a tqdm bar) advances with every benchmark's requests.
+    it declares (`biasaudit.sampling`). This builds a `RunPlan` from the names and settings
+    and runs it (`run_plan`); an audit builds its plans itself.
     """
     names = [benchmarks] if isinstance(benchmarks, str) else list(benchmarks)
     for name in names:
@@ -192,11 +183,13 @@ def evaluate_one(
         _check_settings(limit, batch_size, shard, max_failed_samples)
         for bench in bench_objects:  # the data is checked before any sample is drawn
             check_data(bench)
-        selections = {b.name: sample_benchmark(b, sample, seed) for b in bench_objects}
+    selections = (
+        {b.name: sample_benchmark(b, sample, seed) for b in bench_objects} if sample else {}
+    )
     plan = RunPlan(
         bench_objects,
         seed=seed,
-        selections=selections or {},
+        selections=selections,
         limit=limit,
         shard=shard,
         batch_size=batch_size,
@@ -206,8 +199,7 @@ def evaluate_one(
         resume=resume,
         overwrite=overwrite,
         max_failed_samples=max_failed_samples,
-        tolerate=tolerate,
-        hooks=RunHooks(progress, progress_prefix or {}, on_progress, overall_bar),
+        hooks=RunHooks(progress=progress),
     )
     return run_plan(plan, model, model_args)
 
@@ -369,7 +361,7 @@ def score(
     new_results: list[BenchmarkResult] = []
     all_records: list[SampleRecord] = []
     for previous in run.benchmarks:
-        bench = benchmark_class(previous.benchmark).from_dict(previous.options, store, run.seed)
+        bench = build(previous.benchmark, previous.options, store, run.seed)
         records = records_by_bench.get(previous.benchmark, [])
         result, rescored = rescore_benchmark(bench, previous, records, run.seed)
         new_results.append(result)

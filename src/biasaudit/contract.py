@@ -97,10 +97,10 @@ class Benchmark(ABC):
     #: the declared metrics group, cluster or stratify by are added); None: all of them.
     #: A run streaming its samples keeps only these per sample in memory (runner/compact.py).
     aggregate_data_keys: ClassVar[frozenset[str] | None] = None
-    #: What the benchmark declares (spec, profile, sources), attached by discovery when the
-    #: class is found (`biasaudit.plugin.benchmark_class`); None for a class built outside
-    #: discovery (a test's, a `Job`), which gets the default validity gates.
-    declaration: ClassVar[Declaration | None] = None
+    #: What the benchmark declares (spec, profile, sources), attached when discovery builds
+    #: the object (`biasaudit.plugin.build`); None for one built outside discovery (a
+    #: test's, a `Job`), which gets the default validity gates.
+    declaration: Declaration | None = None
 
     def __init__(self, options: BenchmarkOptions, store: DataStore, seed: int = 0) -> None:
         self.options = options

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from biasaudit.discovery import open_store
 from biasaudit.errors import RunError
-from biasaudit.plugin import benchmark_class
+from biasaudit.plugin import build
 from biasaudit.rescoring import allowed_failures, make_output_dir, rescore_benchmark
 from biasaudit.results.digests import exchanges_digest, hash_sample_hashes
 from biasaudit.results.io import (
@@ -81,7 +81,7 @@ def merge(
         if not parts:
             continue
         previous = parts[0]
-        bench = benchmark_class(name).from_dict(previous.options, store, first.seed)
+        bench = build(name, previous.options, store, first.seed)
         order = {s.id: i for i, s in enumerate(bench.load_samples())}
         bench_records = sorted(
             records.get(name, {}).values(), key=lambda r: order.get(r.sample_id, len(order))

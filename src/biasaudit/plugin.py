@@ -9,7 +9,7 @@ benchmarks never imports torch or llama.cpp. The core names no benchmark.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from biasaudit.benchmark_spec import BenchmarkSpec, DataSource, Declaration
 from biasaudit.discovery import (
@@ -26,6 +26,7 @@ from biasaudit.profile_spec import BenchmarkProfile
 
 if TYPE_CHECKING:
     from biasaudit.contract import Benchmark
+    from biasaudit.data import DataStore
 
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "DataSource",
     "DiscoveryProblem",
     "benchmark_class",
+    "build",
     "declaration",
     "declared_sources",
     "discover",
@@ -96,9 +98,7 @@ def _profile(name: str, spec: BenchmarkSpec) -> BenchmarkProfile:
 
 def benchmark_class(name: str) -> type[Benchmark]:
     """The benchmark class the spec names ("module:Class", or "package:task.yaml": a
-    declarative multiple-choice task written in YAML, `biasaudit.declarative_yaml`), with its
-    `Declaration` attached (`Benchmark.declaration`): the one place a declaration is found
-    by name."""
+    declarative multiple-choice task written in YAML, `biasaudit.declarative_yaml`)."""
     ref = get_spec(name).benchmark
     cls: type[Benchmark]
     if ref.endswith((".yaml", ".yml")):
@@ -107,5 +107,14 @@ def benchmark_class(name: str) -> type[Benchmark]:
         cls = yaml_benchmark(ref)
     else:
         cls = import_object(ref)
-    cls.declaration = declaration(name)
     return cls
+
+
+def build(name: str, options: dict[str, Any], store: DataStore, seed: int = 0) -> Benchmark:
+    """Benchmark `name` built with `options` over `store`, carrying its `Declaration`
+    (`Benchmark.declaration`): the one place a benchmark object is made from a name, and
+    the one place its declaration is found by name. A broken declared part (a profile that
+    does not load) is a one-line PluginError here, before anything runs."""
+    bench = benchmark_class(name).from_dict(options, store, seed)
+    bench.declaration = declaration(name)
+    return bench

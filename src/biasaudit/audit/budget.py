@@ -49,25 +49,29 @@ def forecast_plans(
     return out
 
 
+#: The run settings a pilot takes from the audit's (the cache, so the audit reads its replies).
+_PILOT_SETTINGS = ("cache_path", "use_cache", "batch_size", "seed")
+
+
 def pilot(
     plans: Sequence[BenchmarkPlan], model: str, model_args: dict[str, Any] | None, **kw: Any
 ) -> dict[str, Cost]:
     """Measure `model`'s cost on each plan's benchmark: its first few samples, replies cached
     (the audit that follows reads them back when its draw holds them)."""
-    from biasaudit.api import evaluate_one
+    from biasaudit.api import run_plan
+    from biasaudit.runner.plan import RunHooks, RunPlan
 
+    settings = {k: v for k, v in kw.items() if k in _PILOT_SETTINGS}
     measured: dict[str, Cost] = {}
     for plan in plans:
-        run = evaluate_one(
-            [plan.name],
-            model,
-            model_args=model_args,
-            options={plan.name: plan.options},
+        pilot_plan = RunPlan(
+            [plan.built()],  # the planned object: built once, its samples read once
             limit=PILOT_SAMPLES,
-            progress=False,
             tolerate=True,
-            **kw,
+            hooks=RunHooks(progress=False),
+            **settings,
         )
+        run = run_plan(pilot_plan, model, model_args)
         for result in run.benchmarks:
             cost = cost_of(result, None)
             if cost is not None:

@@ -54,7 +54,7 @@ class Subject:
         return plugin.get_spec(self.name)
 
     def bench(self, seed: int = 0) -> Benchmark:
-        return plugin.benchmark_class(self.name).from_dict({}, self.store, seed)
+        return plugin.build(self.name, {}, self.store, seed)
 
     def samples(self, bench: Benchmark) -> list[Sample]:
         return bench.load_samples()[: self.limit]

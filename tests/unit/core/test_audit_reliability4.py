@@ -82,7 +82,7 @@ def test_overwrite_killed_before_the_first_benchmark_never_reads_complete(
     assert read_audit(out).status == "complete" and (model_dir / "card.md").exists()
     import biasaudit.audit.run as audit_run
 
-    monkeypatch.setattr(audit_run, "evaluate_one", _killed)
+    monkeypatch.setattr(audit_run, "run_plan", _killed)
     with pytest.raises(KeyboardInterrupt):
         audit(models, "demo", out, benchmarks=BENCHES, progress=False, overwrite=True)
     assert read_audit(out).status == "running"  # not the old run's "complete"
@@ -171,7 +171,7 @@ def test_a_several_model_audit_whose_last_model_did_not_finish_says_so(
     import biasaudit.audit.run as audit_run
 
     out = tmp_path / "audit"
-    real = audit_run.evaluate_one
+    real = audit_run.run_plan
     calls = {"n": 0}
 
     def dies_on_the_second_model(*args: Any, **kwargs: Any) -> Any:
@@ -180,7 +180,7 @@ def test_a_several_model_audit_whose_last_model_did_not_finish_says_so(
             raise KeyboardInterrupt  # killed while the second model runs
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(audit_run, "evaluate_one", dies_on_the_second_model)
+    monkeypatch.setattr(audit_run, "run_plan", dies_on_the_second_model)
     with pytest.raises(KeyboardInterrupt):
         audit(["fake:a", "fake:b"], "demo", out, benchmarks=BENCHES, progress=False)
     assert read_audit(out).status == "running"
