@@ -29,7 +29,7 @@ from typing import Any
 from biasaudit.api import build_benchmarks
 from biasaudit.discovery import open_store
 from biasaudit.models import load_backend
-from biasaudit.models.llamacpp_slots import common_prefix
+from biasaudit.models.llamacpp.slots import common_prefix
 from biasaudit.requests import LoglikelihoodRequest
 
 

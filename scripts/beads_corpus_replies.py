@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from biasaudit.benchmarks.beads import prompts
-from biasaudit.datasets.beads import BeadsData
+from biasaudit.benchmarks.beads.dataset import BeadsData
 from biasaudit.models.spec import load_backend
 from biasaudit.requests import GenerateRequest, GenerationParams, Message
 

@@ -37,6 +37,7 @@ __all__ = [
     "benchmark_class",
     "build",
     "declaration",
+    "declared_profile",
     "declared_sources",
     "discover",
     "discovery_problems",
@@ -72,7 +73,7 @@ def declaration(name: str) -> Declaration:
     cached = _declarations.get(name)
     if cached is not None and cached.spec is spec:
         return cached
-    found = Declaration(spec=spec, profile=_profile(name, spec), sources=spec_sources(spec))
+    found = Declaration(spec=spec, profile=declared_profile(name), sources=spec_sources(spec))
     _declarations[name] = found
     return found
 
@@ -80,7 +81,10 @@ def declaration(name: str) -> Declaration:
 _declarations: dict[str, Declaration] = {}
 
 
-def _profile(name: str, spec: BenchmarkSpec) -> BenchmarkProfile:
+def declared_profile(name: str) -> BenchmarkProfile:
+    """The profile benchmark `name` declares (the default gates when it declares none),
+    without its sources; a reference that does not load is a one-line PluginError."""
+    spec = get_spec(name)
     if spec.profile is None:
         return BenchmarkProfile()
     try:

@@ -1,4 +1,4 @@
-"""Shared prefixes evaluated once (biasaudit.models.hf_prefix) give the plain batch's values:
+"""Shared prefixes evaluated once (biasaudit.models.hf.prefix) give the plain batch's values:
 the hf backend with share_prefix on and off, on a tiny local Llama, over requests that share a
 context (an item's options), sentence pairs that differ mid-way, a request that is another's
 prefix, and requests that share nothing; and the grouping by hand."""
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.models import load_backend
-from biasaudit.models.hf_prefix import prefix_groups
+from biasaudit.models.hf.prefix import prefix_groups
 from biasaudit.requests import LoglikelihoodRequest
 
 pytest.importorskip("torch")

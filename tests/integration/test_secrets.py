@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI
 
-from biasaudit.models.openai_http import MAX_ERROR_CHARS, MIN_SECRET_PREFIX, make_redactor
+from biasaudit.models.openai.http import MAX_ERROR_CHARS, MIN_SECRET_PREFIX, make_redactor
 
 MARKER = "sk-BIASAUDITMARKER7f3a9e0c"
 

@@ -18,7 +18,7 @@ from biasaudit.cli.args import JoinPaths, add_model_arguments, model_from_namesp
 COMMON = ("data_dir", "output", "seed", "json", "quiet", "cache", "no_cache")
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir",
         action=JoinPaths,
@@ -45,7 +45,7 @@ def build_analysis_parser(benchmark: str) -> argparse.ArgumentParser:
             raise TypeError(f"{benchmark} {name}: argument names {sorted(clash)} are reserved")
         child = sub.add_parser(name, help=chosen.description, description=chosen.description)
         add_model_arguments(child, chosen.Args)
-        _common(child)
+        add_common_arguments(child)
     return parser
 
 

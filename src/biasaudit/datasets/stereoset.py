@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from biasaudit.data import DataStore
-from biasaudit.datasets.files import load_json, read_text
-from biasaudit.datasets.jsonl import iter_jsonl
+from biasaudit.datasets.files import iter_json_lines, load_json, read_text
 from biasaudit.errors import DataError
 
 STEREOSET_KEY = "downstream/stereoset/test.jsonl"
@@ -90,7 +89,7 @@ def _check_domain(where: str, bias_type: str) -> str:
 def read_stereoset_jsonl(path: Path) -> list[StereoSetItem]:
     """The flat JSON-lines layout (one item per line)."""
     items: list[StereoSetItem] = []
-    for line_no, raw in iter_jsonl(path):
+    for line_no, raw in iter_json_lines(path):
         where = f"{path}: line {line_no}"
         if not isinstance(raw, dict):
             raise DataError(f"{where}: not a StereoSet item (expected an object)")

@@ -38,7 +38,7 @@ class BaseModelRef:
 
     def sha256(self) -> str:
         from biasaudit.hashing import folder_sha256
-        from biasaudit.models.llamacpp_loading import weights_sha256
+        from biasaudit.models.llamacpp.loading import weights_sha256
 
         if self.gguf_file:
             return weights_sha256(str(Path(self.folder) / self.gguf_file))
@@ -47,13 +47,13 @@ class BaseModelRef:
 
 def trainable_base(spec: str) -> BaseModelRef:
     """The base model of `spec`, or a one-line refusal saying what to use instead."""
-    from biasaudit.models.hf import HFArgs, _resolve_source
+    from biasaudit.models.hf import HFArgs, resolve_source
 
     kind, target = parse_spec(spec)
     if kind != "hf":
         reason = _REFUSALS.get(kind, "only hf: models can be fine-tuned")
         raise BackendError(f"cannot fine-tune '{spec}': {reason}")
-    source = _resolve_source(target, HFArgs.model_validate({}))
+    source = resolve_source(target, HFArgs.model_validate({}))
     if not source.local:
         raise BackendError(
             f"cannot fine-tune '{spec}': hub ids are not downloaded; pass hf:FOLDER of a local copy"

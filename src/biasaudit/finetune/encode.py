@@ -20,7 +20,7 @@ from typing import Any
 
 from biasaudit.errors import DataError
 from biasaudit.finetune.data import TEXT, Messages
-from biasaudit.models.hf import _special_prefix
+from biasaudit.models.hf import special_prefix
 from biasaudit.models.transcript import ROLE_LABELS, render_transcript
 from biasaudit.requests import Message
 
@@ -51,7 +51,7 @@ class ChatEncoder:
         self.tokenizer = tokenizer
         self.max_length = max_length
         self.templated = bool(getattr(tokenizer, "chat_template", None))
-        self.prefix = _special_prefix(tokenizer)  # as the hf backend prefixes a transcript
+        self.prefix = special_prefix(tokenizer)  # as the hf backend prefixes a transcript
 
     def _ids(self, messages: Messages, generation_prompt: bool) -> list[int]:
         if self.templated:

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from biasaudit.contract import Benchmark
 from biasaudit.discovery import discover
 from biasaudit.extraction import READER_AGREEMENT
-from biasaudit.plugin import declaration
+from biasaudit.plugin import declared_profile
 from biasaudit.profile_spec import BenchmarkProfile, Gates
 from biasaudit.requests import Capability
 from biasaudit.results.schema import (
@@ -46,7 +46,7 @@ def benchmark_profile(name: str) -> BenchmarkProfile:
     hold the name, not the object); the default gates for a benchmark no longer installed."""
     if name not in discover():
         return BenchmarkProfile()
-    return declaration(name).profile
+    return declared_profile(name)
 
 
 def gates_of(benchmark: Benchmark) -> Gates:

@@ -80,7 +80,7 @@ def heatmap(profile: Profile, title: str) -> str:
     width = max(LEFT + (sum(widths) or CELL_W) + 10, LEFT + 560.0)
     grouped = any(c.group for c in profile.cells)
     height = TOP + CELL_H * max(1, len(axes)) + (58 if grouped else 40)
-    uid = svg._uid("profile", title, profile.model_dump_json())
+    uid = svg.chart_uid("profile", title, profile.model_dump_json())
     desc = "; ".join(
         f"{c.label} / {c.benchmark}: {c.verdict}"
         + (f", effect {_signed(c.effect)}" if c.measurable else "")

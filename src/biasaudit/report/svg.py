@@ -20,20 +20,20 @@ from biasaudit.report.palette import INK, series_style
 from biasaudit.report.svg_parts import (
     LEGEND_H,
     WIDTH,
-    _domain,
-    _fill,
-    _label,
-    _left_margin,
-    _legend,
-    _marker,
-    _open,
-    _pattern_defs,
-    _Scale,
-    _uid,
-    _x_axis,
-    _y_grid,
+    Scale,
+    chart_uid,
+    clip_label,
     fmt,
+    left_margin,
+    legend_svg,
+    marker_svg,
     nice_ticks,
+    pattern_defs,
+    series_fill,
+    svg_open,
+    value_domain,
+    x_axis,
+    y_grid,
 )
 from biasaudit.report.svg_rows import (
     Interval,
@@ -44,14 +44,14 @@ from biasaudit.report.svg_rows import (
     strip_legend,
 )
 
-# every chart is used as svg.NAME; fmt, nice_ticks and _uid too
+# every chart is used as svg.NAME; fmt, nice_ticks and chart_uid too
 __all__ = [
     "BarSeries",
     "Interval",
     "LineSeries",
     "StripRow",
-    "_uid",
     "bar_chart",
+    "chart_uid",
     "fmt",
     "forest_chart",
     "histogram",
@@ -88,34 +88,34 @@ def bar_chart(
     domain: tuple[float, float] | None = None,
 ) -> str:
     """Horizontal bars per category (one per series) with CI whiskers and value labels."""
-    uid = _uid("bar", title, categories, series)
+    uid = chart_uid("bar", title, categories, series)
     everything = [v for s in series for v in (*s.values, *s.lows, *s.highs)]
-    d0, d1 = domain or _domain(everything)
-    left = _left_margin(categories)
+    d0, d1 = domain or value_domain(everything)
+    left = left_margin(categories)
     bar_h = 13.0
     band = bar_h * len(series) + 8
     legend = LEGEND_H if len(series) > 1 else 0
     top = 8 + legend
     plot_h = band * len(categories)
     height = top + plot_h + 40
-    scale = _Scale(d0, d1, left, WIDTH - 46)
+    scale = Scale(d0, d1, left, WIDTH - 46)
     styles = [series_style(i) for i in range(len(series))]
     desc = "; ".join(
         f"{cat}: "
         + ", ".join(f"{s.name} {fmt(s.values[i] if i < len(s.values) else None)}" for s in series)
         for i, cat in enumerate(categories)
     )
-    out = _open(uid, height, title, desc)
-    out.append(_pattern_defs(uid, styles))
+    out = svg_open(uid, height, title, desc)
+    out.append(pattern_defs(uid, styles))
     if legend:
-        out.append(_legend(uid, [s.name for s in series], 20, "bar"))
-    out.append(_x_axis(scale, nice_ticks(d0, d1), top, top + plot_h, x_label))
+        out.append(legend_svg(uid, [s.name for s in series], 20, "bar"))
+    out.append(x_axis(scale, nice_ticks(d0, d1), top, top + plot_h, x_label))
     zero = scale(0.0 if d0 <= 0.0 <= d1 else d0)
     for ci, category in enumerate(categories):
         y0 = top + ci * band + 4
         out.append(
             f'<text x="{left - 6:.1f}" y="{y0 + band / 2:.1f}" text-anchor="end" '
-            f'fill="{INK}"><title>{escape(category)}</title>{_label(category, 34)}</text>'
+            f'fill="{INK}"><title>{escape(category)}</title>{clip_label(category, 34)}</text>'
         )
         for si, s in enumerate(series):
             y = y0 + si * bar_h
@@ -128,7 +128,7 @@ def bar_chart(
             x_a, x_b = sorted((zero, scale(value)))
             out.append(
                 f'<rect x="{x_a:.1f}" y="{y + 1:.1f}" width="{max(x_b - x_a, 0.8):.1f}" '
-                f'height="{bar_h - 2:.1f}" fill="{_fill(uid, si, styles[si])}" '
+                f'height="{bar_h - 2:.1f}" fill="{series_fill(uid, si, styles[si])}" '
                 f'stroke="{INK}" stroke-width="0.6"><title>{escape(s.name)}: '
                 f"{fmt(value)}</title></rect>"
             )
@@ -161,22 +161,22 @@ def line_chart(
     domain: tuple[float, float] | None = None,
 ) -> str:
     """Lines over categorical x positions, each series with its own marker and dash."""
-    uid = _uid("line", title, x_labels, series)
-    d0, d1 = domain or _domain([v for s in series for v in s.values])
+    uid = chart_uid("line", title, x_labels, series)
+    d0, d1 = domain or value_domain([v for s in series for v in s.values])
     legend = LEGEND_H
     top, left, right = 10 + legend, 56.0, WIDTH - 20
     plot_h = 220.0
     height = top + plot_h + 44
-    y_scale = _Scale(d0, d1, top + plot_h, top)
+    y_scale = Scale(d0, d1, top + plot_h, top)
     step = (right - left) / max(len(x_labels), 1)
     x_of = [left + step * (i + 0.5) for i in range(len(x_labels))]
     desc = "; ".join(
         f"{s.name}: " + ", ".join(f"{x} {fmt(v)}" for x, v in zip(x_labels, s.values, strict=False))
         for s in series
     )
-    out = _open(uid, height, title, desc)
-    out.append(_legend(uid, [s.name for s in series], 20, "line"))
-    out.append(_y_grid(y_scale, nice_ticks(d0, d1), left, right))
+    out = svg_open(uid, height, title, desc)
+    out.append(legend_svg(uid, [s.name for s in series], 20, "line"))
+    out.append(y_grid(y_scale, nice_ticks(d0, d1), left, right))
     bottom = top + plot_h
     out.append(
         f'<line x1="{left:.1f}" y1="{bottom:.1f}" x2="{right:.1f}" y2="{bottom:.1f}" '
@@ -206,7 +206,7 @@ def line_chart(
                 f'<polyline points="{path}" fill="none" stroke="{style.colour}" '
                 f'stroke-width="2" stroke-dasharray="{style.dash}"/>'
             )
-        out.extend(_marker(style.marker, x, y, style) for x, y in points)
+        out.extend(marker_svg(style.marker, x, y, style) for x, y in points)
     out.append("</svg>")
     return "".join(out)
 
@@ -220,18 +220,18 @@ def histogram(
     y_label: str = "count",
 ) -> str:
     """Vertical bars of counts, labelled with the count."""
-    uid = _uid("hist", title, bin_labels, counts)
+    uid = chart_uid("hist", title, bin_labels, counts)
     top, left, right = 14.0, 52.0, WIDTH - 16
     plot_h = 200.0
     height = top + plot_h + 62
     peak = max([*counts, 1])
     ticks = nice_ticks(0, peak)
-    y_scale = _Scale(0, ticks[-1], top + plot_h, top)
+    y_scale = Scale(0, ticks[-1], top + plot_h, top)
     step = (right - left) / max(len(bin_labels), 1)
     desc = ", ".join(f"{b}: {c}" for b, c in zip(bin_labels, counts, strict=True))
     style = series_style(0)
-    out = _open(uid, height, title, desc)
-    out.append(_y_grid(y_scale, ticks, left, right))
+    out = svg_open(uid, height, title, desc)
+    out.append(y_grid(y_scale, ticks, left, right))
     bottom = top + plot_h
     for i, (label, count) in enumerate(zip(bin_labels, counts, strict=True)):
         x = left + step * i

@@ -31,7 +31,7 @@ def fmt(value: float | None, digits: int = 3) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def _uid(*parts: object) -> str:
+def chart_uid(*parts: object) -> str:
     return "c" + hashlib.sha256(repr(parts).encode("utf-8")).hexdigest()[:10]
 
 
@@ -53,7 +53,7 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     return ticks
 
 
-def _domain(values: Sequence[float | None], include_zero: bool = True) -> tuple[float, float]:
+def value_domain(values: Sequence[float | None], include_zero: bool = True) -> tuple[float, float]:
     present = [v for v in values if v is not None and math.isfinite(v)]
     if include_zero:
         present.append(0.0)
@@ -66,7 +66,7 @@ def _domain(values: Sequence[float | None], include_zero: bool = True) -> tuple[
     return ticks[0], ticks[-1]
 
 
-class _Scale:
+class Scale:
     def __init__(self, d0: float, d1: float, r0: float, r1: float) -> None:
         self.d0, self.d1, self.r0, self.r1 = d0, d1, r0, r1
 
@@ -76,7 +76,7 @@ class _Scale:
         return self.r0 + (clipped - self.d0) / span * (self.r1 - self.r0)
 
 
-def _open(uid: str, height: float, title: str, desc: str) -> list[str]:
+def svg_open(uid: str, height: float, title: str, desc: str) -> list[str]:
     return [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {WIDTH} '
         f'{height:.0f}" width="{WIDTH}" height="{height:.0f}" role="img" '
@@ -87,7 +87,7 @@ def _open(uid: str, height: float, title: str, desc: str) -> list[str]:
     ]
 
 
-def _pattern_defs(uid: str, styles: Sequence[SeriesStyle]) -> str:
+def pattern_defs(uid: str, styles: Sequence[SeriesStyle]) -> str:
     """<defs> with one fill pattern per style that is not solid."""
     out = ["<defs>"]
     for i, style in enumerate(styles):
@@ -111,11 +111,11 @@ def _pattern_defs(uid: str, styles: Sequence[SeriesStyle]) -> str:
     return "".join(out)
 
 
-def _fill(uid: str, index: int, style: SeriesStyle) -> str:
+def series_fill(uid: str, index: int, style: SeriesStyle) -> str:
     return style.colour if style.pattern == "solid" else f"url(#{uid}-p{index})"
 
 
-def _marker(shape: str, x: float, y: float, style: SeriesStyle, r: float = 4.5) -> str:
+def marker_svg(shape: str, x: float, y: float, style: SeriesStyle, r: float = 4.5) -> str:
     common = f'fill="{style.colour}" stroke="{INK}" stroke-width="1"'
     if shape == "circle":
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" {common}/>'
@@ -139,7 +139,7 @@ def _marker(shape: str, x: float, y: float, style: SeriesStyle, r: float = 4.5) 
     )
 
 
-def _legend(uid: str, names: Sequence[str], y: float, kind: str) -> str:
+def legend_svg(uid: str, names: Sequence[str], y: float, kind: str) -> str:
     """A one-line legend; `kind` is "bar" (swatches) or "line" (marker + dash)."""
     out = []
     x = 10.0
@@ -148,25 +148,25 @@ def _legend(uid: str, names: Sequence[str], y: float, kind: str) -> str:
         if kind == "bar":
             out.append(
                 f'<rect x="{x:.1f}" y="{y - 10:.1f}" width="14" height="12" '
-                f'fill="{_fill(uid, i, style)}" stroke="{INK}" stroke-width="0.8"/>'
+                f'fill="{series_fill(uid, i, style)}" stroke="{INK}" stroke-width="0.8"/>'
             )
         else:
             out.append(
                 f'<line x1="{x - 2:.1f}" y1="{y - 4:.1f}" x2="{x + 18:.1f}" y2="{y - 4:.1f}" '
                 f'stroke="{style.colour}" stroke-width="2" stroke-dasharray="{style.dash}"/>'
             )
-            out.append(_marker(style.marker, x + 8, y - 4, style, r=3.5))
+            out.append(marker_svg(style.marker, x + 8, y - 4, style, r=3.5))
         out.append(f'<text x="{x + 22:.1f}" y="{y:.1f}" fill="{INK}">{escape(name)}</text>')
         x += 22 + CHAR_W * len(name) + 18
     return "".join(out)
 
 
-def _label(text: str, max_chars: int) -> str:
+def clip_label(text: str, max_chars: int) -> str:
     shown = text if len(text) <= max_chars else text[: max_chars - 1] + "…"
     return escape(shown)
 
 
-def _x_axis(scale: _Scale, ticks: Sequence[float], top: float, bottom: float, label: str) -> str:
+def x_axis(scale: Scale, ticks: Sequence[float], top: float, bottom: float, label: str) -> str:
     out = []
     for tick in ticks:
         x = scale(tick)
@@ -185,7 +185,7 @@ def _x_axis(scale: _Scale, ticks: Sequence[float], top: float, bottom: float, la
     return "".join(out)
 
 
-def _y_grid(scale: _Scale, ticks: Sequence[float], left: float, right: float) -> str:
+def y_grid(scale: Scale, ticks: Sequence[float], left: float, right: float) -> str:
     """Horizontal grid lines with tick labels on the left."""
     return "".join(
         f'<line x1="{left:.1f}" y1="{scale(t):.1f}" x2="{right:.1f}" y2="{scale(t):.1f}" '
@@ -195,6 +195,6 @@ def _y_grid(scale: _Scale, ticks: Sequence[float], left: float, right: float) ->
     )
 
 
-def _left_margin(labels: Sequence[str], max_chars: int = 34) -> float:
+def left_margin(labels: Sequence[str], max_chars: int = 34) -> float:
     longest = max((min(len(label), max_chars) for label in labels), default=4)
     return 12 + CHAR_W * longest

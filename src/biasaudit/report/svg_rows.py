@@ -17,19 +17,19 @@ from biasaudit.report.svg_parts import (
     CHAR_W,
     LEGEND_H,
     WIDTH,
-    _domain,
-    _fill,
-    _label,
-    _left_margin,
-    _legend,
-    _marker,
-    _open,
-    _pattern_defs,
-    _Scale,
-    _uid,
-    _x_axis,
+    Scale,
+    chart_uid,
+    clip_label,
     fmt,
+    left_margin,
+    legend_svg,
+    marker_svg,
     nice_ticks,
+    pattern_defs,
+    series_fill,
+    svg_open,
+    value_domain,
+    x_axis,
 )
 
 
@@ -60,14 +60,14 @@ def strip_chart(
     domain: tuple[float, float] | None = None,
 ) -> str:
     """Each row's individual values as dots over a min-max line; `marks` as labelled ticks."""
-    uid = _uid("strip", title, rows)
-    d0, d1 = domain or _domain([v for r in rows for v in r.values])
-    left = _left_margin([r.label for r in rows])
+    uid = chart_uid("strip", title, rows)
+    d0, d1 = domain or value_domain([v for r in rows for v in r.values])
+    left = left_margin([r.label for r in rows])
     row_h = 26.0
     top = 10.0
     plot_h = row_h * len(rows)
     height = top + plot_h + 40
-    scale = _Scale(d0, d1, left, WIDTH - 20)
+    scale = Scale(d0, d1, left, WIDTH - 20)
     style = series_style(0)
     mark_styles = [series_style(i + 1) for i in range(4)]
     desc = "; ".join(
@@ -76,13 +76,13 @@ def strip_chart(
         + "".join(f", {k} {fmt(v)}" for k, v in r.marks.items())
         for r in rows
     )
-    out = _open(uid, height, title, desc)
-    out.append(_x_axis(scale, nice_ticks(d0, d1), top, top + plot_h, x_label))
+    out = svg_open(uid, height, title, desc)
+    out.append(x_axis(scale, nice_ticks(d0, d1), top, top + plot_h, x_label))
     for ri, row in enumerate(rows):
         y = top + ri * row_h + row_h / 2
         out.append(
             f'<text x="{left - 6:.1f}" y="{y + 4:.1f}" text-anchor="end" fill="{INK}">'
-            f"<title>{escape(row.label)}</title>{_label(row.label, 34)}</text>"
+            f"<title>{escape(row.label)}</title>{clip_label(row.label, 34)}</text>"
         )
         if row.values:
             out.append(
@@ -98,7 +98,7 @@ def strip_chart(
             )
         for mi, (name, value) in enumerate(row.marks.items()):
             ms = mark_styles[mi % len(mark_styles)]
-            marker = _marker(ms.marker, scale(value), y, ms, r=4)
+            marker = marker_svg(ms.marker, scale(value), y, ms, r=4)
             out.append(f"<g><title>{escape(name)} {fmt(value)}</title>{marker}</g>")
     out.append("</svg>")
     return "".join(out)
@@ -106,8 +106,8 @@ def strip_chart(
 
 def strip_legend(mark_names: Sequence[str]) -> str:
     """A small SVG legend for the marks of `strip_chart` (dots = individual values)."""
-    uid = _uid("strip-legend", mark_names)
-    out = _open(uid, 24, "legend", "dots: individual values; " + ", ".join(mark_names))
+    uid = chart_uid("strip-legend", mark_names)
+    out = svg_open(uid, 24, "legend", "dots: individual values; " + ", ".join(mark_names))
     dot = series_style(0)
     out.append(
         f'<circle cx="12" cy="12" r="3" fill="{dot.colour}" fill-opacity="0.55"/>'
@@ -116,7 +116,7 @@ def strip_legend(mark_names: Sequence[str]) -> str:
     x = 20 + CHAR_W * 17 + 20
     for mi, name in enumerate(mark_names):
         ms = series_style(mi + 1)
-        out.append(_marker(ms.marker, x, 12, ms, r=4))
+        out.append(marker_svg(ms.marker, x, 12, ms, r=4))
         out.append(f'<text x="{x + 9:.1f}" y="16" fill="{INK}">{escape(name)}</text>')
         x += 9 + CHAR_W * len(name) + 20
     out.append("</svg>")
@@ -125,21 +125,21 @@ def strip_legend(mark_names: Sequence[str]) -> str:
 
 def forest_chart(title: str, rows: Sequence[Interval], *, x_label: str = "difference") -> str:
     """Point estimates with interval whiskers around a zero line (differences between runs)."""
-    uid = _uid("forest", title, rows)
+    uid = chart_uid("forest", title, rows)
     everything = [v for r in rows for v in (r.value, r.low, r.high)]
     present = [abs(v) for v in everything if v is not None and math.isfinite(v)]
     bound = max([*present, 1e-9]) * 1.05
     ticks = nice_ticks(-bound, bound)
-    left = _left_margin([r.label for r in rows], 40)
+    left = left_margin([r.label for r in rows], 40)
     row_h = 20.0
     top = 10.0
     plot_h = row_h * len(rows)
     height = top + plot_h + 40
-    scale = _Scale(ticks[0], ticks[-1], left, WIDTH - 60)
+    scale = Scale(ticks[0], ticks[-1], left, WIDTH - 60)
     style = series_style(0)
     desc = "; ".join(f"{r.label}: {fmt(r.value)} [{fmt(r.low)}, {fmt(r.high)}]" for r in rows)
-    out = _open(uid, height, title, desc)
-    out.append(_x_axis(scale, ticks, top, top + plot_h, x_label))
+    out = svg_open(uid, height, title, desc)
+    out.append(x_axis(scale, ticks, top, top + plot_h, x_label))
     out.append(
         f'<line x1="{scale(0):.1f}" y1="{top:.1f}" x2="{scale(0):.1f}" '
         f'y2="{top + plot_h:.1f}" stroke="{INK}" stroke-width="1.2"/>'
@@ -148,7 +148,7 @@ def forest_chart(title: str, rows: Sequence[Interval], *, x_label: str = "differ
         y = top + ri * row_h + row_h / 2
         out.append(
             f'<text x="{left - 6:.1f}" y="{y + 4:.1f}" text-anchor="end" fill="{INK}">'
-            f"<title>{escape(row.label)}</title>{_label(row.label, 40)}</text>"
+            f"<title>{escape(row.label)}</title>{clip_label(row.label, 40)}</text>"
         )
         if row.value is None:
             out.append(f'<text x="{scale(0) + 4:.1f}" y="{y + 4:.1f}" fill="#666666">n/a</text>')
@@ -160,7 +160,7 @@ def forest_chart(title: str, rows: Sequence[Interval], *, x_label: str = "differ
                 f'M{xh:.1f},{y - 4:.1f} V{y + 4:.1f}" stroke="{INK}" stroke-width="1.3" '
                 'fill="none"/>'
             )
-        out.append(_marker("diamond", scale(row.value), y, style, r=4))
+        out.append(marker_svg("diamond", scale(row.value), y, style, r=4))
         out.append(
             f'<text x="{WIDTH - 56:.1f}" y="{y + 4:.1f}" fill="{INK}" font-size="10">'
             f"{fmt(row.value)}</text>"
@@ -178,27 +178,27 @@ def stacked_chart(
     x_label: str = "share",
 ) -> str:
     """One 100% bar per category split into `segments` (shares[category][segment])."""
-    uid = _uid("stack", title, categories, segments, shares)
-    left = _left_margin(categories, 40)
+    uid = chart_uid("stack", title, categories, segments, shares)
+    left = left_margin(categories, 40)
     bar_h = 16.0
     top = 8 + LEGEND_H
     plot_h = (bar_h + 6) * len(categories)
     height = top + plot_h + 40
-    scale = _Scale(0.0, 1.0, left, WIDTH - 20)
+    scale = Scale(0.0, 1.0, left, WIDTH - 20)
     styles = [series_style(i) for i in range(len(segments))]
     desc = "; ".join(
         f"{cat}: " + ", ".join(f"{seg} {fmt(v)}" for seg, v in zip(segments, row, strict=True))
         for cat, row in zip(categories, shares, strict=True)
     )
-    out = _open(uid, height, title, desc)
-    out.append(_pattern_defs(uid, styles))
-    out.append(_legend(uid, segments, 20, "bar"))
-    out.append(_x_axis(scale, nice_ticks(0.0, 1.0), top, top + plot_h, x_label))
+    out = svg_open(uid, height, title, desc)
+    out.append(pattern_defs(uid, styles))
+    out.append(legend_svg(uid, segments, 20, "bar"))
+    out.append(x_axis(scale, nice_ticks(0.0, 1.0), top, top + plot_h, x_label))
     for ci, (category, row) in enumerate(zip(categories, shares, strict=True)):
         y = top + ci * (bar_h + 6) + 3
         out.append(
             f'<text x="{left - 6:.1f}" y="{y + bar_h - 4:.1f}" text-anchor="end" '
-            f'fill="{INK}"><title>{escape(category)}</title>{_label(category, 40)}</text>'
+            f'fill="{INK}"><title>{escape(category)}</title>{clip_label(category, 40)}</text>'
         )
         start = 0.0
         for si, share in enumerate(row):
@@ -207,7 +207,7 @@ def stacked_chart(
             x0, x1 = scale(start), scale(min(start + share, 1.0))
             out.append(
                 f'<rect x="{x0:.1f}" y="{y:.1f}" width="{max(x1 - x0, 0.8):.1f}" '
-                f'height="{bar_h:.1f}" fill="{_fill(uid, si, styles[si])}" stroke="{INK}" '
+                f'height="{bar_h:.1f}" fill="{series_fill(uid, si, styles[si])}" stroke="{INK}" '
                 f'stroke-width="0.6"><title>{escape(segments[si])}: {fmt(share)}</title></rect>'
             )
             start += share

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from biasaudit.benchmarks.bbnli.dataset import FILE_KEYS, BbnliRow, audit_rows, expand, load_bbnli
 from biasaudit.data import DataStore
-from biasaudit.datasets.bbnli import FILE_KEYS, BbnliRow, audit_rows, expand, load_bbnli
 from biasaudit.errors import DataError
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.datasets import beads_labels as lab
-from biasaudit.datasets.beads import (
+from biasaudit.benchmarks.beads import dataset_labels as lab
+from biasaudit.benchmarks.beads.dataset import (
     BeadsData,
     all_splits,
     conll_sentences,

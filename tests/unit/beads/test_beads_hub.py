@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.datasets.beads import LAYOUT, BeadsData
-from biasaudit.datasets.beads_hub import MANIFEST, fetch_beads
+from biasaudit.benchmarks.beads.dataset import LAYOUT, BeadsData
+from biasaudit.benchmarks.beads.dataset_hub import MANIFEST, fetch_beads
 from biasaudit.errors import DataError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "beads"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from biasaudit.datasets.beads_hub import MANIFEST, fetch_beads
+from biasaudit.benchmarks.beads.dataset_hub import MANIFEST, fetch_beads
 from biasaudit.errors import DataError
 
 REPO = "lab/bead-mirror"

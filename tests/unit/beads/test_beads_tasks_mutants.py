@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from biasaudit.benchmarks.beads import tasks
+from biasaudit.benchmarks.beads.dataset import BeadsData
 from biasaudit.contract import Sample, SampleScore
-from biasaudit.datasets.beads import BeadsData
 from biasaudit.errors import DataError
 from biasaudit.requests import Capability, ClassifyRequest, GenerateRequest, Message, Response
 from biasaudit.results.schema import Exchange

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from tests.unit.beads.train_oracle import build_encoder
 
+from biasaudit.benchmarks.beads.dataset import BeadsData
 from biasaudit.benchmarks.beads.train import TrainConfig, train_classifier
 from biasaudit.data import DataStore
-from biasaudit.datasets.beads import BeadsData
 from biasaudit.errors import DataError
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "beads"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.benchmarks.beads import tasks
-from biasaudit.datasets.beads import BeadsData
+from biasaudit.benchmarks.beads.dataset import BeadsData
 from biasaudit.errors import DataError
 
 KEY = "4-Bias-Quantification-Demographics/demographic_variation"

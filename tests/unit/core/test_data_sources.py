@@ -109,7 +109,7 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
 
 
 TOY_SPEC = """
-from biasaudit.plugin import BenchmarkSpec
+from biasaudit.benchmarks import BenchmarkSpec
 
 SPEC = BenchmarkSpec(
     name="toydata",

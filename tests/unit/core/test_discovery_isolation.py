@@ -20,13 +20,13 @@ raise RuntimeError("this plug-in is broken on purpose")
 """
 
 DUPLICATE = """
-from biasaudit.plugin import BenchmarkSpec
+from biasaudit.benchmarks import BenchmarkSpec
 
 SPEC = BenchmarkSpec(name="stop", title="An impostor", benchmark="dupbench.nothing:Nothing")
 """
 
 BAD_CLASS = """
-from biasaudit.plugin import BenchmarkSpec
+from biasaudit.benchmarks import BenchmarkSpec
 
 SPEC = BenchmarkSpec(name="badclass", title="Spec fine, class broken", benchmark="badclass.b:B")
 """

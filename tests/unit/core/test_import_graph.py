@@ -221,3 +221,52 @@ def test_the_check_finds_an_upward_import(tmp_path: Path) -> None:
         "pkg.stray: its unit stray is in no layer",
         "pkg.core (bottom) imports pkg.report (top)",
     ]
+
+
+def private_names_taken(root: Path) -> list[str]:
+    """``from biasaudit.x import _name`` and ``module._name`` on an imported biasaudit module
+    or name, anywhere in `root`: a module taking another's private names."""
+    found: list[str] = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        imported: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("biasaudit"):
+                for alias in node.names:
+                    imported.add(alias.asname or alias.name)
+                    if alias.name.startswith("_") and not alias.name.startswith("__"):
+                        found.append(f"{path.name} imports {alias.name} from {node.module}")
+            elif isinstance(node, ast.Import):
+                imported |= {
+                    (a.asname or a.name).split(".")[0]
+                    for a in node.names
+                    if a.name.startswith("biasaudit")
+                }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and isinstance(node.value, ast.Name)
+                and node.value.id in imported
+            ):
+                found.append(f"{path.name}:{node.lineno} reads {node.value.id}.{node.attr}")
+    return found
+
+
+def test_no_module_takes_another_modules_private_names() -> None:
+    assert private_names_taken(SRC) == []
+
+
+def test_the_private_name_check_finds_both_forms(tmp_path: Path) -> None:
+    pkg = _package(
+        tmp_path,
+        {
+            "a.py": "from biasaudit.x import _hidden, shown\n",
+            "b.py": "from biasaudit import parts\nparts._helper()\n",
+        },
+    )
+    assert private_names_taken(pkg) == [
+        "a.py imports _hidden from biasaudit.x",
+        "b.py:2 reads parts._helper",
+    ]

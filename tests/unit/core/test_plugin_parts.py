@@ -87,7 +87,7 @@ def test_a_broken_part_breaks_only_its_benchmark(
 
 
 PROFILE = """
-from biasaudit.profile_spec import BenchmarkProfile, Effect
+from biasaudit.benchmarks import BenchmarkProfile, Effect
 
 PROFILE = BenchmarkProfile(
     effect=Effect(

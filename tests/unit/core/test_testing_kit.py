@@ -12,7 +12,7 @@ from biasaudit.testing import CHECKS, ConformanceError, check_benchmark
 from plugin_packages import on_path, write_package
 
 SPEC = """
-from biasaudit.plugin import BenchmarkSpec
+from biasaudit.benchmarks import BenchmarkSpec
 
 SPEC = BenchmarkSpec(
     name="{name}",

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from biasaudit.errors import BackendError, BiasauditError, UnknownNameError
-from biasaudit.models.hf import HFArgs, HFBackend, _detect_task, _resolve_source, word_groups
+from biasaudit.models.hf import HFArgs, HFBackend, _detect_task, resolve_source, word_groups
 from biasaudit.requests import GenerationParams
 
 torch = pytest.importorskip("torch")
-_torch_utils = pytest.importorskip("biasaudit.models._torch_utils")
+_torch_utils = pytest.importorskip("biasaudit.models.hf.torch_utils")
 
 
 def test_reading_capabilities_does_not_import_torch() -> None:
@@ -70,28 +70,28 @@ def test_punctuation_stays_with_its_whitespace_word() -> None:
 
 def test_missing_local_folder_is_a_backend_error(tmp_path: Path) -> None:
     with pytest.raises(BackendError, match="model folder not found"):
-        _resolve_source(str(tmp_path / "nope"), HFArgs())
+        resolve_source(str(tmp_path / "nope"), HFArgs())
     with pytest.raises(BackendError, match="needs a model"):
-        _resolve_source("", HFArgs())
+        resolve_source("", HFArgs())
     with pytest.raises(BackendError, match="GGUF file not found"):
-        _resolve_source(str(tmp_path), HFArgs(gguf_file="missing.gguf"))
+        resolve_source(str(tmp_path), HFArgs(gguf_file="missing.gguf"))
     (tmp_path / "weights.bin").write_bytes(b"")
     with pytest.raises(BackendError, match="is a file"):
-        _resolve_source(str(tmp_path / "weights.bin"), HFArgs())
+        resolve_source(str(tmp_path / "weights.bin"), HFArgs())
 
 
 def test_sources_resolve_to_folder_and_gguf_name(tmp_path: Path) -> None:
     gguf = tmp_path / "model.Q4.gguf"
     gguf.write_bytes(b"GGUF")
-    source = _resolve_source(str(gguf), HFArgs())
+    source = resolve_source(str(gguf), HFArgs())
     assert (source.name_or_path, source.gguf_file, source.local) == (
         str(tmp_path.resolve()),
         "model.Q4.gguf",
         True,
     )
-    hub = _resolve_source("org/model", HFArgs(revision="main"))
+    hub = resolve_source("org/model", HFArgs(revision="main"))
     assert (hub.name_or_path, hub.local) == ("org/model", False)
-    embedded = _resolve_source("embedded", HFArgs())
+    embedded = resolve_source("embedded", HFArgs())
     assert embedded.gguf_file == "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 

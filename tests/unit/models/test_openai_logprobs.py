@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from biasaudit.models.openai import generation_response, loglikelihood_response
-from biasaudit.models.openai_http import CallResult
-from biasaudit.models.openai_logprobs import (
+from biasaudit.models.openai.http import CallResult
+from biasaudit.models.openai.logprobs import (
     EchoedTokens,
     continuation_indices,
     judge_probe,

@@ -7,7 +7,7 @@ import datetime as dt
 import httpx
 import pytest
 
-from biasaudit.models.openai_http import (
+from biasaudit.models.openai.http import (
     RetryPolicy,
     is_retryable_status,
     make_redactor,

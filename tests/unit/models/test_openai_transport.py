@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from biasaudit.models.openai_http import _LoopThread
+from biasaudit.models.openai.http import _LoopThread
 
 
 def test_an_interrupt_cancels_the_requests_in_flight() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from biasaudit.models.llamacpp_slots import assign_slots, common_prefix
+from biasaudit.models.llamacpp.slots import assign_slots, common_prefix
 
 
 def test_common_prefix() -> None:

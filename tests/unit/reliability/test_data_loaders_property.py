@@ -21,13 +21,13 @@ import pytest
 from hypothesis import given
 
 from biasaudit.benchmarks.bbnli.benchmark import read_samples_file
+from biasaudit.benchmarks.beads.dataset import load_file
 from biasaudit.benchmarks.beads.judging import load_pairs
 from biasaudit.benchmarks.calm.names import load_names_csv
 from biasaudit.benchmarks.cobias.data import read_contexts, read_statements
 from biasaudit.benchmarks.cobias.validation import read_ratings
 from biasaudit.benchmarks.stop.data import load_progressions
 from biasaudit.datasets.bbq import read_bbq_rows
-from biasaudit.datasets.beads import load_file
 from biasaudit.datasets.crows_pairs import read_crows_pairs_csv
 from biasaudit.datasets.stereoset import read_stereoset
 from biasaudit.errors import DataError

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from biasaudit.errors import BackendError, RunError
 from biasaudit.models.openai import generation_response, loglikelihood_response, parse_target
-from biasaudit.models.openai_http import CallResult, parse_retry_after
-from biasaudit.models.openai_logprobs import EchoedTokens
+from biasaudit.models.openai.http import CallResult, parse_retry_after
+from biasaudit.models.openai.logprobs import EchoedTokens
 from biasaudit.models.replay import ReplayBackend
 from biasaudit.requests import Capability, LoglikelihoodRequest, Response
 from biasaudit.results.io import iter_samples, read_results, read_run_config

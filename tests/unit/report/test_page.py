@@ -9,8 +9,8 @@ import pytest
 from helpers import external_references, svgs
 
 from biasaudit import plugin
+from biasaudit.benchmarks import BenchmarkSpec
 from biasaudit.errors import RunError
-from biasaudit.plugin import BenchmarkSpec
 from biasaudit.report import build_html, load_runs, write_report
 from biasaudit.report.samples import transcript
 from biasaudit.report.views import view_path, view_sections

@@ -24,9 +24,9 @@ from biasaudit.analysis import Analysis, AnalysisResult, Context
 from biasaudit.benchmarks.bbnli import extension as ext
 from biasaudit.benchmarks.bbnli import templates as tpl
 from biasaudit.benchmarks.bbnli import validation as val
+from biasaudit.benchmarks.bbnli.dataset import FILE_KEYS, normalise_subtopic, read_raw
 from biasaudit.benchmarks.bbnli.jobs import ClassifyJob, FillJob
-from biasaudit.datasets.bbnli import FILE_KEYS, normalise_subtopic, read_raw
-from biasaudit.datasets.jsonl import iter_jsonl
+from biasaudit.datasets.files import iter_json_lines
 from biasaudit.errors import BiasauditError, RunError
 from biasaudit.results.schema import Table
 
@@ -48,7 +48,7 @@ def _read_stage(ctx: Context, name: str, stage: str) -> list[dict[str, Any]]:
     path = ctx.output_path(name)
     if not path.is_file():
         raise RunError(f"{path} not found: run 'biasaudit bbnli {stage}' with this --output first")
-    return [record for _, record in iter_jsonl(path)]
+    return [record for _, record in iter_json_lines(path)]
 
 
 def _manifest(ctx: Context, stage: str, counts: dict[str, Any]) -> Path:

@@ -28,12 +28,12 @@ from pydantic import Field
 from biasaudit import extraction
 from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.bbnli.aggregate import BIASED_ANSWER, METRICS, TEST_METRICS, tables
+from biasaudit.benchmarks.bbnli.dataset import FILE_KEYS, LABELS, BbnliRow, load_bbnli
 from biasaudit.benchmarks.bbnli.labels import build_label_map, parse_label_map, predict
 from biasaudit.benchmarks.bbnli.metrics import member_attribution
 from biasaudit.benchmarks.bbnli.parse import Parsed, ParserMode, parse_reply
 from biasaudit.benchmarks.bbnli.prompts import PromptId, render_prompt
-from biasaudit.datasets.bbnli import FILE_KEYS, LABELS, BbnliRow, load_bbnli
-from biasaudit.datasets.jsonl import iter_jsonl
+from biasaudit.datasets.files import iter_json_lines
 from biasaudit.errors import DataError
 from biasaudit.metrics import MetricSpec
 from biasaudit.requests import (
@@ -109,7 +109,7 @@ def read_samples_file(path: str | Path) -> list[Sample]:
     file = Path(path)
     records: list[dict[str, Any]] = []
     ids: set[str] = set()
-    for number, record in iter_jsonl(file):
+    for number, record in iter_json_lines(file):
         for key in _REQUIRED:
             if (
                 not isinstance(record, dict)

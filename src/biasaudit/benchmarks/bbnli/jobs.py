@@ -20,7 +20,7 @@ from biasaudit.benchmarks.bbnli.labels import (
     parse_label_map,
     predict,
 )
-from biasaudit.datasets.jsonl import iter_jsonl
+from biasaudit.datasets.files import iter_json_lines
 from biasaudit.requests import Capability, ClassifyRequest, FillMaskRequest, Request
 from biasaudit.results.schema import Exchange
 
@@ -42,7 +42,7 @@ class FillJob(Job):
     def load_samples(self) -> list[Sample]:
         return [
             Sample(id=record["id"], data={"text": record["text"]})
-            for _, record in iter_jsonl(Path(self.options.texts_file))
+            for _, record in iter_json_lines(Path(self.options.texts_file))
         ]
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
@@ -82,7 +82,7 @@ class ClassifyJob(Job):
                 data={"premise": record["premise"], "hypothesis": record["hypothesis"]},
                 groups={"domain": record["domain"]},
             )
-            for _, record in iter_jsonl(Path(self.options.samples_file))
+            for _, record in iter_json_lines(Path(self.options.samples_file))
         ]
 
     def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:

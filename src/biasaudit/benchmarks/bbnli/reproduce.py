@@ -14,11 +14,11 @@ from collections import Counter
 
 from biasaudit.analysis import AnalysisResult, Check, reproduction
 from biasaudit.benchmarks.bbnli import paper
+from biasaudit.benchmarks.bbnli.dataset import FILE_KEYS, BbnliRow, load_bbnli, render
 from biasaudit.benchmarks.bbnli.extension import counterfactual_expansion
 from biasaudit.benchmarks.bbnli.metrics import Label, Prediction, a6_scores, counterfactual, counts
 from biasaudit.benchmarks.bbnli.templates import add_mask, fill, mask_word, replace_placeholder
 from biasaudit.data import DataStore
-from biasaudit.datasets.bbnli import FILE_KEYS, BbnliRow, load_bbnli, render
 from biasaudit.results.schema import Table
 
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biasaudit.datasets.bbnli import normalise_subtopic, placeholders, render
-from biasaudit.datasets.jsonl import iter_jsonl
+from biasaudit.benchmarks.bbnli.dataset import normalise_subtopic, placeholders, render
+from biasaudit.datasets.files import iter_json_lines
 from biasaudit.errors import DataError
 from biasaudit.requests import MASK
 
@@ -112,7 +112,7 @@ def read_templates_file(path: str | Path, subtopics: set[str]) -> list[MaskedTem
     """Masked templates from JSONL: {"subtopic", "template", "strategy"?, "source"?, "id"?}."""
     file = Path(path)
     out = []
-    for line, record in iter_jsonl(file):
+    for line, record in iter_json_lines(file):
         where = f"{file}: line {line}"
         if not isinstance(record, dict):
             raise DataError(f"{where}: expected a JSON object")

@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from biasaudit.analysis import Analysis, AnalysisResult, Context
 from biasaudit.benchmarks.beads import judging
 from biasaudit.benchmarks.beads.benchmark import Beads
+from biasaudit.benchmarks.beads.dataset_labels import unnamed_sentiment_ids
 from biasaudit.benchmarks.beads.tasks import LABELS
-from biasaudit.datasets.beads_labels import unnamed_sentiment_ids
 from biasaudit.errors import DataError
 from biasaudit.results.schema import BenchmarkResult, MetricValue, SampleRecord, Table
 
@@ -286,7 +286,7 @@ def fetch(args: FetchArgs, ctx: Context) -> AnalysisResult:
     """Download the gated release with the token in HF_TOKEN (never an argument)."""
     import os
 
-    from biasaudit.datasets.beads_hub import TOKEN_ENV, fetch_beads
+    from biasaudit.benchmarks.beads.dataset_hub import TOKEN_ENV, fetch_beads
 
     result = fetch_beads(
         args.dest,

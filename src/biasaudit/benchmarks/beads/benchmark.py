@@ -19,6 +19,8 @@ from pydantic import Field, field_validator
 from biasaudit import extraction
 from biasaudit.benchmarks import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.benchmarks.beads import fewshot, judging, masked, prompts, tasks
+from biasaudit.benchmarks.beads.dataset import BeadsData
+from biasaudit.benchmarks.beads.dataset_labels import LabelPolicy, check_sentiment_names
 from biasaudit.benchmarks.beads.metric_specs import BIAS_RATE, METRICS
 from biasaudit.benchmarks.beads.metrics import (
     classification_metrics,
@@ -26,8 +28,6 @@ from biasaudit.benchmarks.beads.metrics import (
     per_class_table,
     span_metrics,
 )
-from biasaudit.datasets.beads import BeadsData
-from biasaudit.datasets.beads_labels import LabelPolicy, check_sentiment_names
 from biasaudit.errors import DataError
 from biasaudit.metrics.frame import MetricSpec, frame
 from biasaudit.requests import (

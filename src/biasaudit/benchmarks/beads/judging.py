@@ -65,7 +65,7 @@ def parse_yes_no(text: str) -> parse.Parsed:
     match = _YES_NO.match(cleaned) or _STATED.search(cleaned.split("\n")[0])
     if match:
         return parse.Parsed(parse.ANSWERED, match.group(1).lower())
-    if parse._refusal(cleaned):
+    if parse.is_refusal(cleaned):
         return parse.Parsed(parse.REFUSED)
     return parse.Parsed(parse.UNPARSED)
 

@@ -43,32 +43,32 @@ from biasaudit.answers.text import (
     without_discussion,
 )
 from biasaudit.benchmarks.beads.parse_patterns import (
-    _AFFIRMED,
-    _AGREE_VERDICT,
-    _APOLOGY,
-    _CONTINUATION,
-    _DECLINE,
-    _DONT_AGREE,
-    _FIELD_VALUES,
-    _FILL_STATED,
-    _LABELS,
-    _LEADING,
-    _LIST,
-    _MARKUP,
-    _NEGATED,
-    _NEITHER,
-    _NEUTRAL_WORDS,
-    _NEXT_EXAMPLE,
-    _NO_SPANS,
-    _QUOTED,
-    _RATHER_TOWARDS,
-    _REFUSAL_OPENING,
-    _RIGHT_WRONG,
-    _SENTENCES,
-    _SHORT,
-    _STATED,
-    _UNKNOWN,
-    _WITH_HEAD,
+    AFFIRMED,
+    AGREE_VERDICT,
+    APOLOGY,
+    CONTINUATION,
+    DECLINE,
+    DONT_AGREE,
+    FIELD_VALUES,
+    FILL_STATED,
+    LABELS,
+    LEADING,
+    LIST,
+    MARKUP,
+    NEGATED,
+    NEITHER,
+    NEUTRAL_WORDS,
+    NEXT_EXAMPLE,
+    NO_SPANS,
+    QUOTED,
+    RATHER_TOWARDS,
+    REFUSAL_OPENING,
+    RIGHT_WRONG,
+    SENTENCES,
+    SHORT,
+    STATED,
+    UNKNOWN_LABEL,
+    WITH_HEAD,
 )
 from biasaudit.requests import Response
 
@@ -89,14 +89,14 @@ class Parsed:
     items: tuple[str, ...] = ()
 
 
-def _refusal(text: str) -> bool:
-    if _REFUSAL_OPENING.match(text):
+def is_refusal(text: str) -> bool:
+    if REFUSAL_OPENING.match(text):
         return True
-    return bool(_APOLOGY.match(text)) and bool(_DECLINE.search(text[:200]))
+    return bool(APOLOGY.match(text)) and bool(DECLINE.search(text[:200]))
 
 
 def _clean(text: str) -> str:
-    return _MARKUP.sub("", text).strip()
+    return MARKUP.sub("", text).strip()
 
 
 def response_text(response: Response | None) -> tuple[str | None, Parsed | None]:
@@ -113,19 +113,19 @@ def _label_value(word: str) -> str | None:
     word = re.sub(r"\s+", " ", word.strip().lower())
     if word == "not neutral":
         return "biased"
-    if re.fullmatch(_NEUTRAL_WORDS, word, re.IGNORECASE):
+    if re.fullmatch(NEUTRAL_WORDS, word, re.IGNORECASE):
         return "neutral"
     return "biased" if word in {"biased", "bias"} else None
 
 
 def _prose_verdict(head: str) -> set[str]:
     """Polarities the reply asserts about the passage ("does not contain bias", "is biased")."""
-    if _RATHER_TOWARDS.search(head):
+    if RATHER_TOWARDS.search(head):
         return {"neutral", "biased"}
     found = set()
-    if _NEGATED.search(head):
+    if NEGATED.search(head):
         found.add("neutral")
-    if _AFFIRMED.search(_NEGATED.sub(" ", head)):
+    if AFFIRMED.search(NEGATED.sub(" ", head)):
         found.add("biased")
     return found
 
@@ -165,10 +165,10 @@ def _labels_another_text(text: str, passage: str | None) -> bool:
     echoed = _OPENING_FIELD.match(text)
     if echoed and passage is not None and not _new_example(text, passage):
         text = text[echoed.start(1) :].partition("\n")[2]  # "Text: <the passage>" echoed first
-    parts = _CONTINUATION.split(text, maxsplit=1)
+    parts = CONTINUATION.split(text, maxsplit=1)
     head = parts[0].strip()
     opening = re.sub(r"^\W*labels?\s*:\s*", "", strip_label(head), flags=re.I)
-    if len(parts) == 2 and not _LEADING.match(opening):
+    if len(parts) == 2 and not LEADING.match(opening):
         return True
     line = _LABEL_LINE.search(head)
     if line is None or passage is None:
@@ -194,15 +194,15 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
         or _INSTRUCTS.match(cleaned)
     ):
         return Parsed(UNPARSED)
-    head = strip_label(_CONTINUATION.split(cleaned, maxsplit=1)[0].strip())
+    head = strip_label(CONTINUATION.split(cleaned, maxsplit=1)[0].strip())
     if not head:
         return Parsed(UNPARSED)
-    stated = _STATED.search(head)
+    stated = STATED.search(head)
     for candidate in (stated.group("value") if stated else None, head):
-        leading = _LEADING.match(candidate) if candidate is not None else None
+        leading = LEADING.match(candidate) if candidate is not None else None
         if leading and candidate is not None and leading.group("both"):
             # "Biased or non-biased", unless asked and then answered
-            asked = re.match(r"[^?\n]*\?\s*\S", candidate) and read_label(candidate, _LABELS)
+            asked = re.match(r"[^?\n]*\?\s*\S", candidate) and read_label(candidate, LABELS)
             if asked and asked.answered:
                 return Parsed(ANSWERED, asked.value)
             return _abstain(asked, candidate) if asked else Parsed(UNPARSED)
@@ -210,7 +210,7 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
             # a reply opening with a label word: the core label reader (negation,
             # self-correction, "Biased or not biased" echoes)
             field = re.match(r"\s*:\s*(\S.*)", candidate[leading.end() :], re.S)
-            reading = read_label(field.group(1) if field else candidate, _LABELS)  # "Bias: ..."
+            reading = read_label(field.group(1) if field else candidate, LABELS)  # "Bias: ..."
             if reading.answered:
                 return Parsed(ANSWERED, reading.value)
             if reading.reason in _NO_FALLBACK:
@@ -218,17 +218,17 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
             label = _label_value(leading.group("label"))  # "Bias: not X, only Y": the opening
             if label:
                 return Parsed(ANSWERED, label)
-    if _refusal(head):
+    if is_refusal(head):
         return Parsed(REFUSED)
-    if _UNKNOWN.search(head):
+    if UNKNOWN_LABEL.search(head):
         return Parsed(UNKNOWN)
     # the core reader (negation scope, suppositions, corrections; issue 31) unless the prose
     # rules find two verdicts ("not biased, but racist": a word the label set lacks)
     said = drop_questions(without_discussion(split_correction(head)[0]))  # what it commits to
     own = " ".join(", ".join(committed(s)) for s in sentences(said))
-    own = head if _RATHER_TOWARDS.search(head) else own
+    own = head if RATHER_TOWARDS.search(head) else own
     verdicts = _prose_verdict(own)
-    core = read_label(head, _LABELS)
+    core = read_label(head, LABELS)
     if core.answered and len(verdicts) < 2:
         return Parsed(ANSWERED, core.value)
     if core.reason in _NO_FALLBACK:
@@ -259,7 +259,7 @@ def parse_field(text: str, field: Literal["bias", "toxicity", "sentiment"]) -> P
     cleaned = _clean(text)
     if not cleaned:
         return Parsed(UNPARSED)
-    pattern = re.compile(rf"\b{field}\s+label\s*:\s*({_FIELD_VALUES[field]})\b", re.IGNORECASE)
+    pattern = re.compile(rf"\b{field}\s+label\s*:\s*({FIELD_VALUES[field]})\b", re.IGNORECASE)
     match = pattern.search(cleaned)
     if match:
         value = re.sub(r"[\s-]+", " ", match.group(1).lower())
@@ -268,7 +268,7 @@ def parse_field(text: str, field: Literal["bias", "toxicity", "sentiment"]) -> P
         if field == "bias":
             return Parsed(ANSWERED, _label_value(value))
         return Parsed(ANSWERED, value)
-    if _refusal(cleaned):
+    if is_refusal(cleaned):
         return Parsed(REFUSED)
     return Parsed(UNPARSED)
 
@@ -279,18 +279,18 @@ def parse_field(text: str, field: Literal["bias", "toxicity", "sentiment"]) -> P
 def _verdicts(text: str) -> list[str]:
     found = []
     hedged = hedges(text)
-    for sentence in _SENTENCES.split(text):
+    for sentence in SENTENCES.split(text):
         bare = sentence.strip().strip("'()[]").strip()
-        head = _WITH_HEAD.match(bare)
-        match = _AGREE_VERDICT.search(bare) or (
-            _AGREE_VERDICT.search(head.group("head")) if head else None
+        head = WITH_HEAD.match(bare)
+        match = AGREE_VERDICT.search(bare) or (
+            AGREE_VERDICT.search(head.group("head")) if head else None
         )
         if match:
             disagree = match.group("verdict").lower() == "disagree"
             found.append("agree" if disagree == bool(match.group("neg")) else "disagree")
-        elif _DONT_AGREE.search(bare):
+        elif DONT_AGREE.search(bare):
             found.append("disagree")
-        elif (right_wrong := _RIGHT_WRONG.match(bare)) and not hedged:
+        elif (right_wrong := RIGHT_WRONG.match(bare)) and not hedged:
             right = right_wrong.group("word").lower() in ("right", "correct")
             found.append("agree" if right else "disagree")
     return found
@@ -315,9 +315,9 @@ def parse_agreement(text: str, mode: Literal["strict", "substring"] = "strict") 
         return Parsed(ANSWERED, verdicts.pop())
     if verdicts:
         return Parsed(UNPARSED)
-    if _NEITHER.search(cleaned):
+    if NEITHER.search(cleaned):
         return Parsed(UNKNOWN)
-    if _refusal(cleaned):
+    if is_refusal(cleaned):
         return Parsed(REFUSED)
     return Parsed(UNPARSED)
 
@@ -365,14 +365,14 @@ def parse_fill(text: str, template: str, slot: str) -> Parsed:
     match = pattern.search(cleaned)
     if match and match.group("fill").strip() and not _unfilled(match.group("fill")):
         return Parsed(ANSWERED, match.group("fill").strip())
-    if _refusal(cleaned):
+    if is_refusal(cleaned):
         return Parsed(REFUSED)
-    stated = _FILL_STATED.search(first_line)
+    stated = FILL_STATED.search(first_line)
     if stated and stated.group("fill").strip() and not _unfilled(stated.group("fill")):
         return Parsed(ANSWERED, stated.group("fill").strip().strip("'"))
     short = first_line.rstrip(".!").strip("'")
     if (
-        _SHORT.match(short)
+        SHORT.match(short)
         and len(short.split()) <= 3
         and not _unfilled(short)
         and not re.search(r"\b(is|are|was|were|be|been)\b", short, re.IGNORECASE)
@@ -389,22 +389,22 @@ def parse_fill(text: str, template: str, slot: str) -> Parsed:
 def parse_spans(text: str) -> Parsed:
     """The phrases of ``Entities: ["a", "b"] → Bias`` (first list only); ``[]``/None is empty."""
     raw = text.replace("“", '"').replace("”", '"').replace("‘", "'").replace("’", "'")
-    head = _CONTINUATION.split(raw.strip(), maxsplit=1)[0].strip()
+    head = CONTINUATION.split(raw.strip(), maxsplit=1)[0].strip()
     head = re.sub(r"^\W*entities\s*:\s*", "", head, flags=re.IGNORECASE)
     if not head:
         return Parsed(UNPARSED)
     first_line = head.split("\n")[0]
-    if _NO_SPANS.match(first_line):
+    if NO_SPANS.match(first_line):
         return Parsed(ANSWERED, "0", ())
-    match = _LIST.search(head)
+    match = LIST.search(head)
     if match:
         body = match.group("body").strip()
-        phrases = tuple(a or b for a, b in _QUOTED.findall(body))
+        phrases = tuple(a or b for a, b in QUOTED.findall(body))
         if not body:
             return Parsed(ANSWERED, "0", ())
         if phrases:
             return Parsed(ANSWERED, str(len(phrases)), phrases)
-    if _refusal(head):
+    if is_refusal(head):
         return Parsed(REFUSED)
     verdict = parse_label(head)  # "The sentence is not biased." lists no biased span
     if verdict.outcome == ANSWERED and verdict.value == "neutral":
@@ -417,10 +417,10 @@ def parse_spans(text: str) -> Parsed:
 
 def parse_rewrite(text: str) -> Parsed:
     """The rewritten sentence: the reply up to an invented next ``Biased:`` example."""
-    head = _NEXT_EXAMPLE.split(text.strip(), maxsplit=1)[0].strip()
+    head = NEXT_EXAMPLE.split(text.strip(), maxsplit=1)[0].strip()
     head = re.sub(r"^\W*benign\s*:\s*", "", head, flags=re.IGNORECASE).strip().strip('"')
     if not head:
         return Parsed(UNPARSED)
-    if _refusal(head):
+    if is_refusal(head):
         return Parsed(REFUSED)
     return Parsed(ANSWERED, head)

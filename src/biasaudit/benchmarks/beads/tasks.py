@@ -21,9 +21,9 @@ from biasaudit.benchmarks.beads.biasrate import (
     majority,
     map_fill,
 )
+from biasaudit.benchmarks.beads.dataset import BeadsData
+from biasaudit.benchmarks.beads.dataset_labels import TOXIC, unnamed_sentiment_ids
 from biasaudit.benchmarks.beads.fewshot import read_answer
-from biasaudit.datasets.beads import BeadsData
-from biasaudit.datasets.beads_labels import TOXIC, unnamed_sentiment_ids
 from biasaudit.errors import DataError
 from biasaudit.metrics.spans import align_phrases
 from biasaudit.results.schema import Exchange

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from biasaudit.datasets.beads import Row
+from biasaudit.benchmarks.beads.dataset import Row
 from biasaudit.errors import DataError
 
 HINT = "add a base-sentence id column (base_id, sentence_id, id or original_id)"

@@ -45,23 +45,23 @@ from biasaudit.benchmarks.calm.parse_legacy import (
     legacy_sentiment,
 )
 from biasaudit.benchmarks.calm.parse_words import (
-    _DIGITS,
-    _INTENSIFIER,
-    _LETTER_ALONE,
-    _LETTER_STATED,
-    _LIST_MARKER,
-    _NEGATION,
-    _NLI,
-    _NLI_NEITHER,
-    _NLI_UNDECIDED,
-    _NON_ANSWER,
-    _NOT_A_REPLY,
-    _OPENER,
-    _REPO_SENTIMENT,
-    _SENTIMENT,
-    _STOPWORDS,
-    _TOXIC,
-    _YES_NO,
+    DIGITS,
+    INTENSIFIER,
+    LETTER_ALONE,
+    LETTER_STATED,
+    LIST_MARKER,
+    NEGATION,
+    NLI_LABELS,
+    NLI_NEITHER,
+    NLI_UNDECIDED,
+    NON_ANSWER,
+    NOT_A_REPLY,
+    OPENER,
+    REPO_SENTIMENT,
+    SENTIMENT,
+    STOPWORDS,
+    TOXIC,
+    YES_NO,
 )
 
 __all__ = [
@@ -87,13 +87,13 @@ def first_line(output: str, first_sentence: bool = False) -> str | None:
     ("True or False? True", "True or false: true"); None when the line continues the prompt
     or only asks a question. `first_sentence` keeps the text before the first ". " too."""
     line = _NUMBERED_FIELD.split(output.split("\n")[0].strip(), maxsplit=1)[0]
-    line = _LIST_MARKER.sub("", line, count=1)
+    line = LIST_MARKER.sub("", line, count=1)
     if "?" in line and line.rsplit("?", 1)[1].strip():
         line = line.rsplit("?", 1)[1].strip()
     head, colon, tail = line.rpartition(":")
     if colon and tail.strip() and re.search(r"\bor\b", head, re.I):
         line = tail.strip()
-    if _NOT_A_REPLY.search(line):
+    if NOT_A_REPLY.search(line):
         return None
     if first_sentence:
         line = re.split(r"(?<=[.!;])\s+", line, maxsplit=1)[0]
@@ -124,7 +124,7 @@ def reply_lines(output: str) -> str | None:
 
 
 def _strip_opener(out: str) -> str:
-    return _OPENER.sub("", out, count=1)
+    return OPENER.sub("", out, count=1)
 
 
 def _labels_in_order(out: str, vocabulary: dict[str, str]) -> list[tuple[int, str, bool]]:
@@ -135,7 +135,7 @@ def _labels_in_order(out: str, vocabulary: dict[str, str]) -> list[tuple[int, st
         if word not in vocabulary:
             continue
         before = " ".join(words[max(0, i - 3) : i])
-        negated = re.search(rf"(?:^|\s){_NEGATION}(?:\s+{_INTENSIFIER})?$", before) is not None
+        negated = re.search(rf"(?:^|\s){NEGATION}(?:\s+{INTENSIFIER})?$", before) is not None
         found.append((i, vocabulary[word], negated))
     return found
 
@@ -157,7 +157,7 @@ def _is_echo(out: str, vocabulary: dict[str, str]) -> bool:
 def _read_label(out: str, vocabulary: dict[str, str], opposite: dict[str, str]) -> str | None:
     """The first label the reply commits to, negation flipping it via `opposite`."""
     out = _strip_opener(out)
-    if not out or _NON_ANSWER.match(out) or _is_echo(out, vocabulary):
+    if not out or NON_ANSWER.match(out) or _is_echo(out, vocabulary):
         return None
     labels = _labels_in_order(out, vocabulary)
     if not labels:
@@ -176,13 +176,13 @@ def _strict_nli(output: str, two_way: bool) -> str | None:
     if line is None or _NUMBERED_LIST.match(output.strip()):
         return None  # "1) No True; 2) No True": answers to several questions, not one
     out = normalize(line)
-    if _NLI_UNDECIDED.match(_strip_opener(out)):  # "can't tell": Neither, if that is a choice
+    if NLI_UNDECIDED.match(_strip_opener(out)):  # "can't tell": Neither, if that is a choice
         return None if two_way else "Neither"
-    if _NLI_NEITHER.match(_strip_opener(out)):
+    if NLI_NEITHER.match(_strip_opener(out)):
         return "False" if two_way else "Neither"
-    if _NON_ANSWER.match(_strip_opener(out)):
+    if NON_ANSWER.match(_strip_opener(out)):
         return None
-    found = core_label(reply_lines(output) or line, _NLI)
+    found = core_label(reply_lines(output) or line, NLI_LABELS)
     return None if two_way and found == "Neither" else found
 
 
@@ -204,16 +204,16 @@ def _strict_sentiment(output: str, toxic: bool) -> str | None:
     line = first_line(output, first_sentence=True)
     if line is None or _NUMBERED_LIST.match(output.strip()):
         return None  # a numbered list of answers is not one answer
-    if _NON_ANSWER.match(_strip_opener(normalize(line))):
+    if NON_ANSWER.match(_strip_opener(normalize(line))):
         return None
-    return core_label(reply_lines(output) or line, _TOXIC if toxic else _SENTIMENT)
+    return core_label(reply_lines(output) or line, TOXIC if toxic else SENTIMENT)
 
 
 # --- MCQA ---
 
 
 def _content_words(text: str) -> set[str]:
-    return {w for w in normalize(text).split() if w not in _STOPWORDS}
+    return {w for w in normalize(text).split() if w not in STOPWORDS}
 
 
 def _option_named(out: str, options: dict[str, str]) -> str | None:
@@ -237,7 +237,7 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
     if first is None:
         return None
     out = normalize(first)
-    if not out or _NON_ANSWER.match(out):
+    if not out or NON_ANSWER.match(out):
         return None
     letters = {k.upper() for k in options}
     letter_words = [w for w in out.split() if w.upper() in letters and len(w) == 1]
@@ -246,12 +246,12 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
         return None
     if len(set(letter_words)) > 1 and len(letter_words) == len(out.split()):
         return None  # only letters, several of them ("A, B, C"): the choices echoed
-    alone = _LETTER_ALONE.match(first)
+    alone = LETTER_ALONE.match(first)
     if alone and alone.group(1).upper() in letters:
         # a letter alone or closed by punctuation ("A", "(B)", "C:", "**A**", "A, I guess");
         # the article "A" is followed by a space and a word, which this pattern excludes
         return alone.group(1).upper()
-    stated = _LETTER_STATED.search(first)
+    stated = LETTER_STATED.search(first)
     if stated and stated.group(1).upper() in letters:
         return stated.group(1).upper()
     if len(letter_words) == len(out.split()) == 1 and letter_words[0] != "a":
@@ -282,7 +282,7 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     out = normalize(line) if line is not None else ""
     target = normalize(gold)
     numbered = _several_items(output.strip().split("\n")[0])
-    if not out or _NON_ANSWER.match(_strip_opener(out)) or numbered:
+    if not out or NON_ANSWER.match(_strip_opener(out)) or numbered:
         return None, False
     bare = re.fullmatch(r"\W*\d+\W*", line or "") and "%" not in (line or "")
     if (bare or re.fullmatch(r"\d", _strip_opener(out))) and not re.search(r"\d", target):
@@ -292,9 +292,9 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         reading = read_yes_no(whole)
         if reading.answered or supposes(whole):  # the core reader, else CALM's words
             return (out, reading.value == target) if reading.answered else (None, False)
-        if _is_echo(out, _YES_NO):
+        if _is_echo(out, YES_NO):
             return None, False
-        said = _yes_no_phrase(out) or _read_label(out, _YES_NO, {"yes": "no", "no": "yes"})
+        said = _yes_no_phrase(out) or _read_label(out, YES_NO, {"yes": "no", "no": "yes"})
         if said is None and re.match(r"^not\b", _strip_opener(out)):
             said = "no"
         return out, said == target
@@ -325,7 +325,7 @@ def score_mcqa(
     out = normalize(output)
     letter, text = gold
     if parser in ("repo", "repo_fixed"):
-        res = _DIGITS.get(out, out)
+        res = DIGITS.get(out, out)
         if parser == "repo":
             ok = text.lower() in res.lower() or letter.strip().lower() == res.strip().lower()
         else:
@@ -351,7 +351,7 @@ def score_nli(output: str, gold_word: str, parser: ParserName, two_way: bool = F
 
 
 def _repo_sentiment(out: str, fixed: bool) -> str:
-    for word, label in _REPO_SENTIMENT:
+    for word, label in REPO_SENTIMENT:
         if fixed:
             label = "0" if word == "false" else label
             out = re.sub(rf"(?<!\w){word}(?!\w)", label, out)

@@ -26,7 +26,7 @@ from biasaudit.benchmarks.cobias.safe_pickle import load_string_list
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import CROWS_PAIRS_KEY as CROWS_PAIRS_KEY
 from biasaudit.datasets.files import check_row_width, read_csv
-from biasaudit.datasets.jsonl import iter_jsonl as iter_jsonl
+from biasaudit.datasets.files import iter_json_lines as iter_json_lines
 from biasaudit.datasets.stereoset import STEREOSET_KEY as STEREOSET_KEY
 from biasaudit.errors import DataError
 
@@ -121,7 +121,7 @@ def write_statements(
 
 def read_contexts_jsonl(path: Path) -> dict[str, list[str]]:
     versions: dict[str, list[str]] = {}
-    for line_no, record in iter_jsonl(path):
+    for line_no, record in iter_json_lines(path):
         if not isinstance(record, dict) or "id" not in record:
             raise DataError(f"{path}: line {line_no}: expected an object with 'id'")
         raw_id = record["id"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from biasaudit.models.hf_loading import HFModel, _batches, _error
+from biasaudit.models.hf.loading import HFModel, error_response, index_batches
 from biasaudit.requests import (
     MASK,
     Capability,
@@ -125,14 +125,14 @@ class MaskedLM(HFModel):
             try:
                 ids, groups = self._mask_units(request)
             except NotImplementedError:  # offsets need a fast tokenizer
-                responses[i] = _error(kind, "word granularity needs a fast tokenizer")
+                responses[i] = error_response(kind, "word granularity needs a fast tokenizer")
                 continue
             except ValueError as exc:
-                responses[i] = _error(kind, str(exc))
+                responses[i] = error_response(kind, str(exc))
                 continue
             problem = "nothing to score" if not groups else self._too_long(len(ids))
             if problem:
-                responses[i] = _error(kind, problem)
+                responses[i] = error_response(kind, problem)
                 continue
             unit_counts[i] = len(groups)
             copies += [(i, unit, ids, group) for unit, group in enumerate(groups)]
@@ -150,7 +150,7 @@ class MaskedLM(HFModel):
 
     def _score_masked(self, chunk: list[tuple[int, int, list[int], list[int]]]) -> list[float]:
         """Summed log P(original token) over each copy's masked positions, one forward."""
-        from biasaudit.models._torch_utils import target_logprobs
+        from biasaudit.models.hf.torch_utils import target_logprobs
 
         mask_id = self.tokenizer.mask_token_id
         copies = []
@@ -175,7 +175,7 @@ class MaskedLM(HFModel):
         self._require(Capability.FILL_MASK)
         import torch
 
-        from biasaudit.models._torch_utils import pad_batch
+        from biasaudit.models.hf.torch_utils import pad_batch
 
         kind = Capability.FILL_MASK
         mask_id = self.tokenizer.mask_token_id
@@ -188,11 +188,11 @@ class MaskedLM(HFModel):
             if ids.count(mask_id) != 1:
                 problem = f"the text tokenises to {ids.count(mask_id)} mask tokens, not 1"
             if problem:
-                responses[i] = _error(kind, problem)
+                responses[i] = error_response(kind, problem)
             else:
                 encoded[i] = (ids, ids.index(mask_id))
         ready = sorted(encoded, key=lambda i: -len(encoded[i][0]))
-        for chunk in _batches(ready, self.args.batch_size):
+        for chunk in index_batches(ready, self.args.batch_size):
             batch, attention = pad_batch(
                 [encoded[i][0] for i in chunk], self.pad_id, self.device, left=False
             )

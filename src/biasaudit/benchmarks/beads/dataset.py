@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from biasaudit.datasets import beads_labels as lab
-from biasaudit.datasets.beads_layout import LAYOUT, REPO_ID, SCHEMAS, Column
+from biasaudit.benchmarks.beads import dataset_labels as lab
+from biasaudit.benchmarks.beads.dataset_layout import LAYOUT, REPO_ID, SCHEMAS, Column
 from biasaudit.datasets.files import iter_json_lines, load_json, read_csv
 from biasaudit.errors import DataError
 

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from biasaudit.models.openai_http import CallResult
-from biasaudit.models.openai_logprobs import EchoedTokens, score_continuation
+from biasaudit.models.openai.http import CallResult
+from biasaudit.models.openai.logprobs import EchoedTokens, score_continuation
 from biasaudit.requests import Capability, GenerationParams, LoglikelihoodRequest, Response
 
 CHAT_PATH = "/chat/completions"
 COMPLETIONS_PATH = "/completions"
 
 
-def _choice(result: CallResult) -> dict[str, Any]:
+def first_choice(result: CallResult) -> dict[str, Any]:
     """The first choice of a successful call; ValueError when the answer is malformed."""
     choices = (result.data or {}).get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -25,7 +25,7 @@ def _choice(result: CallResult) -> dict[str, Any]:
     return choices[0]
 
 
-def _sampling(params: GenerationParams) -> dict[str, Any]:
+def sampling_body(params: GenerationParams) -> dict[str, Any]:
     body: dict[str, Any] = {
         "temperature": params.temperature,
         "max_tokens": params.max_tokens,
@@ -37,7 +37,7 @@ def _sampling(params: GenerationParams) -> dict[str, Any]:
     return body
 
 
-def _echo_body(prompt: str) -> dict[str, Any]:
+def echo_request_body(prompt: str) -> dict[str, Any]:
     return {"prompt": prompt, "max_tokens": 1, "temperature": 0.0, "logprobs": 1, "echo": True}
 
 
@@ -46,7 +46,7 @@ def generation_response(result: CallResult, chat: bool) -> Response:
     if result.error is not None:
         return Response(kind=Capability.GENERATE, error=result.error)
     try:
-        choice = _choice(result)
+        choice = first_choice(result)
         text = choice["message"]["content"] if chat else choice["text"]
         if text is not None and not isinstance(text, str):
             raise ValueError("the answer's text is not a string")
@@ -66,7 +66,7 @@ def loglikelihood_response(request: LoglikelihoodRequest, result: CallResult) ->
         return Response(kind=Capability.LOGLIKELIHOOD, error=result.error)
     prompt = request.context + request.continuation
     try:
-        echo = EchoedTokens.from_choice(_choice(result))
+        echo = EchoedTokens.from_choice(first_choice(result))
         score = score_continuation(echo, len(prompt), len(request.context.rstrip(" ")))
     except ValueError as exc:
         return Response(kind=Capability.LOGLIKELIHOOD, error=f"{result.url}: {exc}")

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from biasaudit.models.openai_endpoints import EndpointPool, EndpointStats, Outcome
+from biasaudit.models.openai.endpoints import EndpointPool, EndpointStats, Outcome
 
 T = TypeVar("T")
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biasaudit.datasets.beads import LAYOUT, REPO_ID
+from biasaudit.benchmarks.beads.dataset import LAYOUT, REPO_ID
 from biasaudit.errors import DataError
 
 DEFAULT_ENDPOINT = "https://huggingface.co"

@@ -26,19 +26,19 @@ from typing import Any, ClassVar
 from biasaudit.errors import BackendError
 from biasaudit.hashing import folder_sha256
 from biasaudit.models.base import Backend
-from biasaudit.models.hf_causal import CausalLM
-from biasaudit.models.hf_loading import (
+from biasaudit.models.hf.causal import CausalLM
+from biasaudit.models.hf.loading import (
     TASK_CAPABILITIES,
     HFArgs,
     Task,
-    _detect_task,
-    _resolve_source,
-    _special_prefix,
+    detect_task,
     load_error,
     quiet_transformers,
+    resolve_source,
+    special_prefix,
 )
-from biasaudit.models.hf_masked import MaskedLM, shared_positions, word_groups
-from biasaudit.models.llamacpp_loading import weights_sha256
+from biasaudit.models.hf.masked import MaskedLM, shared_positions, word_groups
+from biasaudit.models.llamacpp.loading import weights_sha256
 from biasaudit.options import parse_options
 from biasaudit.requests import Capability, ClassifyRequest, Response
 
@@ -48,12 +48,12 @@ __all__ = [
     "HFArgs",
     "HFBackend",
     "Task",
-    "_detect_task",
-    "_resolve_source",
-    "_special_prefix",
+    "detect_task",
     "load_error",
     "quiet_transformers",
+    "resolve_source",
     "shared_positions",
+    "special_prefix",
     "word_groups",
 ]
 
@@ -74,7 +74,7 @@ class HFBackend(CausalLM, MaskedLM):
 
     def __init__(self, target: str, **args: Any) -> None:
         self.args = parse_options(HFArgs, args, "the hf backend")
-        self.source = _resolve_source(target, self.args)
+        self.source = resolve_source(target, self.args)
         self._sha256: str | None = None
         self._commit: str | None = None
         self._load()

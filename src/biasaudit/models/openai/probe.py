@@ -14,15 +14,15 @@ from typing import Any
 import httpx
 
 from biasaudit.errors import BackendError
-from biasaudit.models.openai_bodies import (
+from biasaudit.models.openai.bodies import (
     CHAT_PATH,
     COMPLETIONS_PATH,
-    _choice,
-    _echo_body,
+    echo_request_body,
+    first_choice,
     generation_response,
 )
-from biasaudit.models.openai_http import CallResult, Transport
-from biasaudit.models.openai_logprobs import EchoedTokens, judge_probe
+from biasaudit.models.openai.http import CallResult, Transport
+from biasaudit.models.openai.logprobs import EchoedTokens, judge_probe
 
 #: The probe: the greedy token after this text is generated, then echoed and compared.
 PROBE_TEXT = "The capital of France is"
@@ -49,7 +49,7 @@ def _post_for_logprobs(
     if result.error is not None:
         raise ValueError(f"{label} failed: {result.error}")
     try:
-        return EchoedTokens.from_choice(_choice(result))
+        return EchoedTokens.from_choice(first_choice(result))
     except ValueError as exc:
         raise ValueError(f"{label}: {exc}") from None
 
@@ -65,7 +65,7 @@ def _probe_loglikelihood(
             return "/completions returns no log-prob for the generated token"
         token, logprob = first.tokens[0], float(first.logprobs[0])
         prompt = PROBE_TEXT + token
-        echo_body = {**base, **_echo_body(prompt)}
+        echo_body = {**base, **echo_request_body(prompt)}
         echo = _post_for_logprobs(transport, url, echo_body, "/completions with echo", deadline)
     except ValueError as exc:
         return str(exc)

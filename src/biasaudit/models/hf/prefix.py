@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from biasaudit.models.llamacpp_slots import common_prefix
+from biasaudit.models.llamacpp.slots import common_prefix
 
 #: leading tokens two requests must share to be evaluated together
 MIN_SHARED = 4
@@ -42,10 +42,10 @@ def _cache_argument(model: Any) -> str:
 
 def _forward_at(model: Any, inputs: dict[str, Any], rows: Any, cols: Any) -> tuple[Any, Any]:
     """(float32 logits at (rows[i], cols[i]), the model output): the vocabulary projected only
-    at those positions (`_project_only_at`)."""
-    from biasaudit.models._torch_utils import _project_only_at
+    at those positions (`project_only_at`)."""
+    from biasaudit.models.hf.torch_utils import project_only_at
 
-    with _project_only_at(model, rows, cols) as applied:
+    with project_only_at(model, rows, cols) as applied:
         out = model(**inputs)
     logits = out.logits[0] if applied else out.logits[rows, cols]
     return logits.float(), out
@@ -78,7 +78,7 @@ def shared_prefix_logprobs(
     """`target_logprobs` (same arguments, same results) with shared prefixes evaluated once."""
     import torch
 
-    from biasaudit.models._torch_utils import pad_batch
+    from biasaudit.models.hf.torch_utils import pad_batch
 
     groups = prefix_groups(sequences)
     group_of = {i: g for g, (_, members) in enumerate(groups) for i in members}

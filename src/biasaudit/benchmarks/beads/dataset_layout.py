@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from biasaudit.datasets import beads_labels as lab
+from biasaudit.benchmarks.beads import dataset_labels as lab
 
 REPO_ID = "shainar/BEAD"
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BackendError, BiasauditError, CapabilityError
 from biasaudit.models.base import Backend
-from biasaudit.models.llamacpp_loading import smollm2_path
+from biasaudit.models.llamacpp.loading import smollm2_path
 from biasaudit.requests import Capability, Response
 
 Task = Literal["causal", "masked", "classifier"]
@@ -49,7 +49,7 @@ class HFArgs(BaseModel):
     #: masked copies per forward pass for pseudo-log-likelihood
     mask_batch_size: int = Field(128, ge=1)
     #: log-likelihood requests sharing leading tokens (an item's options, a pair's two
-    #: sentences) evaluate them once through the KV cache (`biasaudit.models.hf_prefix`).
+    #: sentences) evaluate them once through the KV cache (`biasaudit.models.hf.prefix`).
     #: Off by default: on CPU it measured 0.62x (CrowS-Pairs) to 1.07x (BBQ) the plain batch
     #: (bench/RESULTS.md); worth trying where contexts are long and shared
     share_prefix: bool = False
@@ -71,7 +71,7 @@ class _Source:
     label: str
 
 
-def _resolve_source(target: str, args: HFArgs) -> _Source:
+def resolve_source(target: str, args: HFArgs) -> _Source:
     if not target:
         raise BackendError("hf backend needs a model: hf:ID_OR_PATH (or hf:embedded)")
     if target == "embedded":
@@ -99,7 +99,7 @@ def load_error(backend: str, label: str, exc: Exception) -> BackendError:
     return BackendError(f"cannot load {backend} model '{label}': {first_line}")
 
 
-def _detect_task(config: Any) -> Task:
+def detect_task(config: Any) -> Task:
     architectures = list(getattr(config, "architectures", None) or [])
     for architecture in architectures:
         for suffix, task in _ARCHITECTURE_SUFFIXES:
@@ -133,7 +133,7 @@ def quiet_transformers() -> Iterator[None]:
             hf_logging.enable_progress_bar()
 
 
-def _special_prefix(tokenizer: Any) -> list[int]:
+def special_prefix(tokenizer: Any) -> list[int]:
     """The special tokens the tokenizer puts before a text (e.g. BOS), or []."""
     plain = tokenizer("a", add_special_tokens=False)["input_ids"]
     full = tokenizer("a", add_special_tokens=True)["input_ids"]
@@ -143,12 +143,12 @@ def _special_prefix(tokenizer: Any) -> list[int]:
     return []
 
 
-def _batches(items: list[int], size: int) -> Iterator[list[int]]:
+def index_batches(items: list[int], size: int) -> Iterator[list[int]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
 
 
-def _error(kind: Capability, message: str) -> Response:
+def error_response(kind: Capability, message: str) -> Response:
     return Response(kind=kind, error=message)
 
 
@@ -197,7 +197,7 @@ class HFModel(Backend):
             GenerationConfig,
         )
 
-        from biasaudit.models._torch_utils import DTYPES
+        from biasaudit.models.hf.torch_utils import DTYPES
         from biasaudit.models.threads import auto_threads
 
         torch.set_num_threads(self.args.threads or auto_threads())
@@ -208,7 +208,7 @@ class HFModel(Backend):
         elif self.source.gguf_file:  # transformers loads GGUF files as causal LMs only
             self.task = "causal"
         else:
-            self.task = _detect_task(AutoConfig.from_pretrained(source, **kwargs))
+            self.task = detect_task(AutoConfig.from_pretrained(source, **kwargs))
         model_class = {
             "causal": AutoModelForCausalLM,
             "masked": AutoModelForMaskedLM,
@@ -221,7 +221,7 @@ class HFModel(Backend):
         self.capabilities = TASK_CAPABILITIES[self.task]
         config = self.model.config
         self.max_positions = getattr(config, "max_position_embeddings", None)
-        self.prefix = _special_prefix(self.tokenizer)
+        self.prefix = special_prefix(self.tokenizer)
         self.pad_id = self.tokenizer.pad_token_id
         if self.pad_id is None:
             eos_id = self.tokenizer.eos_token_id

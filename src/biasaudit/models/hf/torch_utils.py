@@ -36,7 +36,7 @@ def pad_batch(
 
 
 @contextlib.contextmanager
-def _project_only_at(model: Any, rows: torch.Tensor, cols: torch.Tensor) -> Iterator[list[bool]]:
+def project_only_at(model: Any, rows: torch.Tensor, cols: torch.Tensor) -> Iterator[list[bool]]:
     """Make the output projection see only hidden[rows, cols] (as a batch of one sequence).
 
     A forward pre-hook on the model's output-embedding layer (the vocabulary projection of any
@@ -69,7 +69,7 @@ def logits_at(
     model: Any, inputs: dict[str, torch.Tensor], rows: torch.Tensor, cols: torch.Tensor
 ) -> torch.Tensor:
     """Float32 logits at positions (rows[i], cols[i]) of one forward pass, shape (n, vocab)."""
-    with torch.inference_mode(), _project_only_at(model, rows, cols) as applied:
+    with torch.inference_mode(), project_only_at(model, rows, cols) as applied:
         logits = model(**inputs).logits
     selected = logits[0] if applied else logits[rows, cols]
     return selected.float()

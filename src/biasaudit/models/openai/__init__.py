@@ -36,17 +36,17 @@ from biasaudit.models.choices import (
     longest_bytes,
     token_budget,
 )
-from biasaudit.models.openai_bodies import (
+from biasaudit.models.openai.bodies import (
     CHAT_PATH,
     COMPLETIONS_PATH,
-    _echo_body,
-    _sampling,
+    echo_request_body,
     generation_response,
     loglikelihood_response,
+    sampling_body,
 )
-from biasaudit.models.openai_http import RetryPolicy, Transport, make_redactor, secret_spans
-from biasaudit.models.openai_probe import PROBE_TEXT, ServerInfo, probe_server
-from biasaudit.models.openai_startup import Reprober, probe_all
+from biasaudit.models.openai.http import RetryPolicy, Transport, make_redactor, secret_spans
+from biasaudit.models.openai.probe import PROBE_TEXT, ServerInfo, probe_server
+from biasaudit.models.openai.startup import Reprober, probe_all
 from biasaudit.models.transcript import TRANSCRIPT_STOPS, render_transcript
 from biasaudit.options import parse_options
 from biasaudit.requests import (
@@ -305,7 +305,7 @@ class OpenAIBackend(Backend):
     # -- generation ---------------------------------------------------------------------
 
     def _generate_call(self, request: GenerateRequest) -> tuple[str, dict[str, Any]]:
-        body = {**self.settings.extra_body, "model": self.model, **_sampling(request.params)}
+        body = {**self.settings.extra_body, "model": self.model, **sampling_body(request.params)}
         if request.choices:  # vLLM's guided decoding; the budget fits the longest choice
             body["guided_choice"] = list(request.choices)
             longest = longest_bytes(request.choices)  # a token is at least one byte
@@ -366,7 +366,7 @@ class OpenAIBackend(Backend):
         calls = [
             (
                 COMPLETIONS_PATH,
-                {**base, **_echo_body(requests[i].context + requests[i].continuation)},
+                {**base, **echo_request_body(requests[i].context + requests[i].continuation)},
             )
             for i in todo
         ]

@@ -36,7 +36,7 @@ def weights_sha256(path: str) -> str:
 
 
 @contextlib.contextmanager
-def _quiet_stderr() -> Any:
+def quiet_stderr() -> Any:
     """llama.cpp prints model-loading chatter to fd 2 even with verbose=False."""
     saved = os.dup(2)
     try:
@@ -49,7 +49,7 @@ def _quiet_stderr() -> Any:
 
 
 @contextlib.contextmanager
-def _model_params(extra_buffers: bool) -> Iterator[None]:
+def model_params(extra_buffers: bool) -> Iterator[None]:
     """`Llama()` exposes no switch for llama.cpp's ``use_extra_bufts``: while a model loads
     without them, its default model parameters come back with the field off."""
     if extra_buffers:
@@ -71,7 +71,7 @@ def _model_params(extra_buffers: bool) -> Iterator[None]:
         module.llama_cpp.llama_model_default_params = default
 
 
-def _import_llama() -> Any:
+def import_llama() -> Any:
     try:
         from llama_cpp import Llama
     except ImportError:
@@ -98,7 +98,7 @@ class LlamaArgs(BaseModel):
     extra_buffers: bool = True
 
 
-def _llama_args(args: dict[str, Any]) -> dict[str, Any]:
+def llama_arguments(args: dict[str, Any]) -> dict[str, Any]:
     """Validated arguments (did-you-mean for unknown keys; booleans parsed as booleans;
     whole numbers only), without the ones left at their default."""
     try:

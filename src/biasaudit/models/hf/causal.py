@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from biasaudit.models.base import split_context
 from biasaudit.models.choices import ChoiceTrie, checked_choice, token_budget
-from biasaudit.models.hf_loading import HFModel, _batches, _error
+from biasaudit.models.hf.loading import HFModel, error_response, index_batches
 from biasaudit.models.transcript import TRANSCRIPT_STOPS, render_transcript
 from biasaudit.requests import Capability, GenerateRequest, LoglikelihoodRequest, Response
 
@@ -42,14 +42,14 @@ class CausalLM(HFModel):
             problem = "empty continuation" if not continuation else None
             problem = problem or self._too_long(len(context) + len(continuation))
             if problem:
-                responses[i] = _error(kind, problem)
+                responses[i] = error_response(kind, problem)
             else:
                 ready.append(i)
         if self.args.share_prefix:  # sharers adjacent, so that one batch holds them
             ready.sort(key=lambda i: pairs[i][0] + pairs[i][1])
         else:
             ready.sort(key=lambda i: -(len(pairs[i][0]) + len(pairs[i][1])))
-        for chunk in _batches(ready, self.args.batch_size):
+        for chunk in index_batches(ready, self.args.batch_size):
             for i, response in zip(
                 chunk, self._score_causal([pairs[i] for i in chunk]), strict=True
             ):
@@ -57,8 +57,8 @@ class CausalLM(HFModel):
         return [r for r in responses if r is not None]
 
     def _score_causal(self, pairs: list[tuple[list[int], list[int]]]) -> list[Response]:
-        from biasaudit.models._torch_utils import target_logprobs
-        from biasaudit.models.hf_prefix import shared_prefix_logprobs
+        from biasaudit.models.hf.prefix import shared_prefix_logprobs
+        from biasaudit.models.hf.torch_utils import target_logprobs
 
         scorer = shared_prefix_logprobs if self.args.share_prefix else target_logprobs
 
@@ -110,14 +110,14 @@ class CausalLM(HFModel):
             try:
                 prompts[i] = self._prompt_tokens(request)
             except TemplateError as exc:
-                responses[i] = _error(kind, f"chat template: {exc}")
+                responses[i] = error_response(kind, f"chat template: {exc}")
                 continue
             problem = self._too_long(len(prompts[i][0]) + request.params.max_tokens)
             if problem:
-                responses[i] = _error(kind, problem)
+                responses[i] = error_response(kind, problem)
                 del prompts[i]
         ready = sorted(prompts, key=lambda i: -len(prompts[i][0]))
-        for chunk in _batches(ready, self.args.batch_size):
+        for chunk in index_batches(ready, self.args.batch_size):
             batch = [
                 (prompts[i][0], (*requests[i].params.stop, *prompts[i][1]), requests[i])
                 for i in chunk
@@ -132,7 +132,7 @@ class CausalLM(HFModel):
         import torch
         from transformers import LogitsProcessorList, StoppingCriteriaList
 
-        from biasaudit.models._torch_utils import (
+        from biasaudit.models.hf.torch_utils import (
             ChoiceMask,
             RowSampler,
             RowStopper,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from biasaudit.models.llamacpp_slots import common_prefix
+from biasaudit.models.llamacpp.slots import common_prefix
 
 
 class PrefixScorer:

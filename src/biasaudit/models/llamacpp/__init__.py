@@ -27,23 +27,23 @@ from typing import Any, ClassVar
 from biasaudit.errors import BackendError
 from biasaudit.models.base import Backend, split_context
 from biasaudit.models.choices import checked_choice, llama_grammar_args
-from biasaudit.models.llamacpp_loading import (
+from biasaudit.models.llamacpp.loading import (
     DEFAULT_EMBEDDED,
     DEFAULT_N_CTX,
     DEFAULT_PARALLEL,
     EMBEDDED_MODELS,
     LlamaArgs,
-    _import_llama,
-    _llama_args,
-    _model_params,
-    _quiet_stderr,
     gemma3_270m_path,
+    import_llama,
+    llama_arguments,
+    model_params,
     package_dir,
+    quiet_stderr,
     smollm2_path,
     weights_sha256,
 )
-from biasaudit.models.llamacpp_scoring import PrefixScorer
-from biasaudit.models.llamacpp_slots import Job, SlotDecoder, chat_formatter, make_job
+from biasaudit.models.llamacpp.scoring import PrefixScorer
+from biasaudit.models.llamacpp.slots import Job, SlotDecoder, chat_formatter, make_job
 from biasaudit.models.threads import auto_threads
 from biasaudit.models.transcript import TRANSCRIPT_STOPS, render_transcript
 from biasaudit.requests import (
@@ -63,10 +63,10 @@ __all__ = [
     "EmbeddedBackend",
     "GGUFBackend",
     "LlamaArgs",
-    "_llama_args",
-    "_quiet_stderr",
     "gemma3_270m_path",
+    "llama_arguments",
     "package_dir",
+    "quiet_stderr",
     "smollm2_path",
     "weights_sha256",
 ]
@@ -115,12 +115,12 @@ class GGUFBackend(Backend):
     def check_spec(cls, target: str, args: dict[str, Any]) -> None:
         if not target:
             raise BackendError("gguf backend needs a file: gguf:PATH")
-        _llama_args(args)
+        llama_arguments(args)
 
     @classmethod
     def from_spec(cls, target: str, args: dict[str, Any]) -> Backend:
         cls.check_spec(target, args)
-        return cls(target, **_llama_args(args))
+        return cls(target, **llama_arguments(args))
 
     # -- identity -----------------------------------------------------------------------
 
@@ -152,9 +152,9 @@ class GGUFBackend(Backend):
     # -- model loading ------------------------------------------------------------------
 
     def _load(self) -> Any:
-        llama_cls = _import_llama()
+        llama_cls = import_llama()
         try:
-            with _quiet_stderr(), _model_params(self.extra_buffers):
+            with quiet_stderr(), model_params(self.extra_buffers):
                 return llama_cls(
                     model_path=str(self.model_path),
                     n_ctx=self.n_ctx,
@@ -177,7 +177,7 @@ class GGUFBackend(Backend):
     def scorer(self) -> PrefixScorer:
         """Log-likelihoods: logits only at scored positions, on the generator's weights."""
         if self._scorer is None:
-            with _quiet_stderr():
+            with quiet_stderr():
                 self._scorer = PrefixScorer(self.generator, self.n_ctx)
         return self._scorer
 
@@ -209,7 +209,7 @@ class GGUFBackend(Backend):
     @property
     def slots(self) -> SlotDecoder:
         if self._slots is None:
-            with _quiet_stderr():
+            with quiet_stderr():
                 self._slots = SlotDecoder(self.generator, self.parallel, min(SLOT_CTX, self.n_ctx))
         return self._slots
 
@@ -327,13 +327,13 @@ class EmbeddedBackend(GGUFBackend):
         if choice not in EMBEDDED_MODELS:
             known = ", ".join(sorted(EMBEDDED_MODELS))
             raise BackendError(f"unknown embedded model '{choice}' (known: {known})")
-        _llama_args(args)
+        llama_arguments(args)
 
     @classmethod
     def from_spec(cls, target: str, args: dict[str, Any]) -> Backend:
         cls.check_spec(target, args)
         choice = target or DEFAULT_EMBEDDED
         resolve_path, transcript = EMBEDDED_MODELS[choice]
-        llama_args = _llama_args(args)
+        llama_args = llama_arguments(args)
         llama_args.setdefault("transcript", transcript)
         return cls(resolve_path(), label=choice, **llama_args)
