@@ -12,24 +12,24 @@ from collections.abc import Sequence
 
 from biasaudit import plugin
 from biasaudit.analysis import analysis_of
-from biasaudit.cli.args import JoinPaths, add_model_arguments, model_from_namespace
+from biasaudit.cli.args import (
+    add_model_arguments,
+    data_options,
+    model_from_namespace,
+    session_options,
+)
 
 #: Options every analysis has; an `Args` model may not reuse these names.
 COMMON = ("data_dir", "output", "seed", "json", "quiet", "cache", "no_cache")
 
 
-def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--data-dir",
-        action=JoinPaths,
-        help="offline data mirror (env BIASAUDIT_DATA_DIR); repeat for several, in order",
-    )
-    parser.add_argument("--output", "-o", help="folder for files the analysis writes")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    parser.add_argument("--cache", help="response cache file (default ~/.cache/biasaudit)")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+def common_options() -> argparse.ArgumentParser:
+    """Every analysis' options: the shared data and session options (`biasaudit.cli.args`),
+    ``--output`` and ``--json``."""
+    parent = argparse.ArgumentParser(add_help=False, parents=[data_options(), session_options()])
+    parent.add_argument("--output", "-o", help="folder for files the analysis writes")
+    parent.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parent
 
 
 def build_analysis_parser(benchmark: str) -> argparse.ArgumentParser:
@@ -43,9 +43,13 @@ def build_analysis_parser(benchmark: str) -> argparse.ArgumentParser:
         clash = set(COMMON) & set(chosen.Args.model_fields)
         if clash:
             raise TypeError(f"{benchmark} {name}: argument names {sorted(clash)} are reserved")
-        child = sub.add_parser(name, help=chosen.description, description=chosen.description)
+        child = sub.add_parser(
+            name,
+            parents=[common_options()],
+            help=chosen.description,
+            description=chosen.description,
+        )
         add_model_arguments(child, chosen.Args)
-        add_common_arguments(child)
     return parser
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from biasaudit._version import __version__
-from biasaudit.cli.args import JoinPaths
+from biasaudit.cli.args import data_options, model_options, run_options
 from biasaudit.cli.commands import (
     EXIT_INCOMPLETE,
     cmd_list,
@@ -145,43 +145,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"biasaudit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    data_parent = argparse.ArgumentParser(add_help=False)
-    data_parent.add_argument(
-        "--data-dir",
-        action=JoinPaths,
-        help="offline data mirror laid out like shared/datasets (env BIASAUDIT_DATA_DIR); "
-        "repeat (or join with the OS path separator) for several, searched in order",
-    )
+    data_parent = data_options()
 
-    run = sub.add_parser("run", parents=[data_parent], help="run benchmarks on a model")
+    run = sub.add_parser(
+        "run",
+        parents=[data_parent, model_options(), run_options()],
+        help="run benchmarks on a model",
+    )
     run.add_argument("benchmarks", nargs="+", metavar="BENCHMARK")
-    run.add_argument(
-        "--model",
-        "-m",
-        action="append",
-        metavar="SPEC",
-        help="model spec (default: embedded); repeat for several models",
-    )
-    run.add_argument(
-        "--model-arg",
-        "-M",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="backend argument, e.g. n_ctx=4096 or device=cpu (repeatable)",
-    )
-    run.add_argument(
-        "--option",
-        "-O",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="benchmark option, BENCHMARK.KEY=VALUE with several (repeatable); a list "
-        "option takes a JSON list or comma-separated items (splits=intrasentence)",
-    )
     run.add_argument("--output", "-o", help="run directory for results.json and samples.jsonl")
-    run.add_argument("--seed", type=int, default=0)
-    run.add_argument("--batch-size", type=int)
     run.add_argument(
         "--limit",
         type=int,
@@ -195,20 +167,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="a stratified sample of N units of each benchmark: every group, category and "
         "severity it declares, drawn with --seed (see docs/audit.md)",
     )
-    run.add_argument("--shard", metavar="i/N", help="run every N-th sample starting at i")
-    run.add_argument("--resume", action="store_true", help="continue a run in --output")
-    run.add_argument("--overwrite", action="store_true", help="replace a run in --output")
-    run.add_argument("--cache", help="response cache file (default ~/.cache/biasaudit)")
-    run.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    run.add_argument(
-        "--max-failed-samples",
-        type=int,
-        default=0,
-        metavar="N",
-        help="samples that may be lost to request errors before the run counts as partial "
-        "or failed (exit status 3); default 0",
-    )
-    run.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     run.add_argument(
         "--help-options",
         action="store_true",

@@ -114,3 +114,87 @@ class JoinPaths(argparse.Action):
     ) -> None:
         old = getattr(namespace, self.dest, None)
         setattr(namespace, self.dest, f"{old}{os.pathsep}{values}" if old else values)
+
+
+# --- the options shared by commands, declared once ------------------------------------------
+# Each function returns a parent parser (argparse ``parents=[...]``): `run`, `audit` and the
+# analyses take their common options from here, so a name, a default or a help text is never
+# written twice.
+
+
+def data_options() -> argparse.ArgumentParser:
+    """``--data-dir``: the offline data mirrors."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--data-dir",
+        action=JoinPaths,
+        help="offline data mirror laid out like shared/datasets (env BIASAUDIT_DATA_DIR); "
+        "repeat (or join with the OS path separator) for several, searched in order",
+    )
+    return parent
+
+
+def model_options() -> argparse.ArgumentParser:
+    """``--model``, ``--model-arg`` and ``--option``: which models, their backend arguments
+    and the benchmarks' options."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--model",
+        "-m",
+        action="append",
+        metavar="SPEC",
+        help="model spec (default: embedded); repeat for several models",
+    )
+    parent.add_argument(
+        "--model-arg",
+        "-M",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="backend argument, e.g. n_ctx=4096 or device=cpu (repeatable)",
+    )
+    parent.add_argument(
+        "--option",
+        "-O",
+        action="append",
+        default=[],
+        metavar="BENCHMARK.KEY=VALUE",
+        help="benchmark option (repeatable; KEY=VALUE alone with one benchmark); a list "
+        "option takes a JSON list or comma-separated items (splits=intrasentence)",
+    )
+    return parent
+
+
+def session_options() -> argparse.ArgumentParser:
+    """``--seed``, ``--cache``, ``--no-cache``, ``--quiet``: what every command that asks a
+    model shares (runs, audits, analyses)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--seed", type=int, default=0, help="draws the samples, decodes and resamples"
+    )
+    parent.add_argument("--cache", help="response cache file (default ~/.cache/biasaudit)")
+    parent.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
+    parent.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    return parent
+
+
+def run_options() -> argparse.ArgumentParser:
+    """The settings of a run (`RunPlan`) that `run` and `audit` share."""
+    parent = argparse.ArgumentParser(add_help=False, parents=[session_options()])
+    parent.add_argument(
+        "--batch-size", type=int, help="requests per batch (default: the backend's)"
+    )
+    parent.add_argument(
+        "--shard", metavar="i/N", help="every N-th sample of every benchmark, starting at i"
+    )
+    parent.add_argument("--resume", action="store_true", help="continue the run in --output")
+    parent.add_argument("--overwrite", action="store_true", help="replace the run in --output")
+    parent.add_argument(
+        "--max-failed-samples",
+        type=int,
+        default=0,
+        metavar="N",
+        help="samples that may be lost to request errors before the run counts as partial "
+        "or failed (exit status 3); default 0",
+    )
+    return parent

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from biasaudit.audit.planner import parse_duration
+from biasaudit.cli.args import model_options, run_options
 from biasaudit.errors import RunError
 from biasaudit.suites import SUITES
 
@@ -122,17 +123,10 @@ def print_summary(info: Any) -> None:
 def register(sub: Any, data_parent: argparse.ArgumentParser) -> None:
     audit = sub.add_parser(
         "audit",
-        parents=[data_parent],
+        parents=[data_parent, model_options(), run_options()],
         help="audit a model with every benchmark it can serve (a suite)",
         description="Run a suite of every benchmark the model can serve into one audit "
         "folder per model (see docs/audit.md).",
-    )
-    audit.add_argument(
-        "--model",
-        "-m",
-        action="append",
-        metavar="SPEC",
-        help="model spec (default: embedded); repeat for several models",
     )
     audit.add_argument(
         "--suite",
@@ -142,22 +136,6 @@ def register(sub: Any, data_parent: argparse.ArgumentParser) -> None:
     )
     audit.add_argument(
         "--benchmarks", metavar="A,B", help="only these benchmarks (default: all installed)"
-    )
-    audit.add_argument(
-        "--model-arg",
-        "-M",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="backend argument, e.g. n_threads=1 (repeatable)",
-    )
-    audit.add_argument(
-        "--option",
-        "-O",
-        action="append",
-        default=[],
-        metavar="BENCHMARK.KEY=VALUE",
-        help="benchmark option over the suite's (repeatable), e.g. beads.data=FOLDER",
     )
     audit.add_argument("--output", "-o", help="the audit folder (required unless --plan-only)")
     audit.add_argument(
@@ -171,13 +149,4 @@ def register(sub: Any, data_parent: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the plan (sizes, predicted time and MDE per cell) and stop; loads no model",
     )
-    audit.add_argument("--seed", type=int, default=0, help="draws the samples and decodes")
-    audit.add_argument("--batch-size", type=int)
-    audit.add_argument("--shard", metavar="i/N", help="every N-th sample of every benchmark")
-    audit.add_argument("--resume", action="store_true", help="continue an audit in --output")
-    audit.add_argument("--overwrite", action="store_true", help="replace an audit in --output")
-    audit.add_argument("--cache", help="response cache file (default ~/.cache/biasaudit)")
-    audit.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    audit.add_argument("--max-failed-samples", type=int, default=0, metavar="N")
-    audit.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
     audit.set_defaults(func=cmd_audit)

@@ -10,12 +10,16 @@ from biasaudit.cli.args import add_model_arguments, model_from_namespace
 
 
 def register(sub: argparse._SubParsersAction, data_parent: argparse.ArgumentParser) -> None:
-    from biasaudit.cli.analyses import add_common_arguments
+    from biasaudit.cli.analyses import common_options
     from biasaudit.finetune.analysis import FINETUNE
 
-    parser = sub.add_parser("finetune", help=FINETUNE.description, description=FINETUNE.description)
+    parser = sub.add_parser(
+        "finetune",
+        parents=[common_options()],
+        help=FINETUNE.description,
+        description=FINETUNE.description,
+    )
     add_model_arguments(parser, FINETUNE.Args)
-    add_common_arguments(parser)
     parser.set_defaults(func=cmd_finetune)
 
 
