@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.audit.plans import plan_suite
-from biasaudit.audit.run import _expected_requests, audit
+from biasaudit.audit.run import suite_requests, audit
 from biasaudit.plugin import names
 from biasaudit.runner import engine
 from biasaudit.suites import SUITES
@@ -35,7 +35,7 @@ def count(suites: list[str], benchmarks: list[str]) -> None:
             if plan.skip_reason is not None:
                 cells.append("skipped")
                 continue
-            total = _expected_requests([plan], 0, None)
+            total = suite_requests([plan], 0)
             cells.append("?" if total is None else str(total))
         print(name.ljust(16) + "".join(c.rjust(10) for c in cells))
 

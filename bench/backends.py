@@ -216,18 +216,18 @@ def naive_pll(backend: Any, texts: list[str]) -> list[float]:
 @contextlib.contextmanager
 def full_projection() -> Iterator[None]:
     """Ablation: project every position onto the vocabulary (the hook disabled)."""
-    from biasaudit.models import _torch_utils
+    from biasaudit.models.hf import torch_utils as _torch_utils
 
     @contextlib.contextmanager
     def never(*_: Any) -> Iterator[list[bool]]:
         yield []  # "not applied": logits_at indexes the full logits
 
-    original = _torch_utils._project_only_at
-    _torch_utils._project_only_at = never  # type: ignore[assignment]
+    original = _torch_utils.project_only_at
+    _torch_utils.project_only_at = never  # type: ignore[assignment]
     try:
         yield
     finally:
-        _torch_utils._project_only_at = original
+        _torch_utils.project_only_at = original
 
 
 def compare_pll(n: int) -> list[list[str]]:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.api import evaluate
-from biasaudit.models.llamacpp import DEFAULT_N_CTX, _quiet_stderr, smollm2_path
+from biasaudit.models.llamacpp import DEFAULT_N_CTX, quiet_stderr, smollm2_path
 
 
 def run_biasaudit(
@@ -56,7 +56,7 @@ def run_loop(
     from llama_cpp import Llama
 
     started, cpu = time.perf_counter(), time.process_time()
-    with _quiet_stderr():
+    with quiet_stderr():
         llm = Llama(
             model_path=str(smollm2_path()),
             n_ctx=DEFAULT_N_CTX,

@@ -43,7 +43,7 @@ class AuditRun:
     run: RunResult | None
 
 
-def _expected_requests(plans: Sequence[BenchmarkPlan], seed: int) -> int | None:
+def suite_requests(plans: Sequence[BenchmarkPlan], seed: int) -> int | None:
     """Requests of the whole suite (for the overall progress bar), if every one is known."""
     from biasaudit.runner.runner import RunConfig, expected_total
 
@@ -153,7 +153,7 @@ def audit_one(
     if progress:
         from tqdm import tqdm
 
-        total = _expected_requests(to_run, seed)
+        total = suite_requests(to_run, seed)
         overall = tqdm(total=total, desc=f"audit {model} ({suite})", unit="req", file=sys.stderr)
     try:
         plan = RunPlan(

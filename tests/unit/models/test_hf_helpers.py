@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.errors import BackendError, BiasauditError, UnknownNameError
-from biasaudit.models.hf import HFArgs, HFBackend, _detect_task, resolve_source, word_groups
+from biasaudit.models.hf import HFArgs, HFBackend, detect_task, resolve_source, word_groups
 from biasaudit.requests import GenerationParams
 
 torch = pytest.importorskip("torch")
@@ -107,12 +107,12 @@ def test_unknown_and_invalid_args_are_named() -> None:
 def test_task_is_detected_from_the_architecture() -> None:
     from transformers import BertConfig, LlamaConfig
 
-    assert _detect_task(BertConfig(architectures=["BertForMaskedLM"])) == "masked"
-    assert _detect_task(BertConfig(architectures=["BertForSequenceClassification"])) == "classifier"
-    assert _detect_task(LlamaConfig(architectures=["LlamaForCausalLM"])) == "causal"
-    assert _detect_task(LlamaConfig()) == "causal"  # GGUF-style config without architectures
+    assert detect_task(BertConfig(architectures=["BertForMaskedLM"])) == "masked"
+    assert detect_task(BertConfig(architectures=["BertForSequenceClassification"])) == "classifier"
+    assert detect_task(LlamaConfig(architectures=["LlamaForCausalLM"])) == "causal"
+    assert detect_task(LlamaConfig()) == "causal"  # GGUF-style config without architectures
     with pytest.raises(BackendError, match="task=causal"):
-        _detect_task(BertConfig(architectures=["BertModel"]))
+        detect_task(BertConfig(architectures=["BertModel"]))
 
 
 # -- sampling and stopping -------------------------------------------------------------------
