@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.audit.plans import plan_suite
-from biasaudit.audit.run import suite_requests, audit
+from biasaudit.audit.run import audit, suite_requests
 from biasaudit.plugin import names
 from biasaudit.runner import engine
 from biasaudit.suites import SUITES
