@@ -108,10 +108,6 @@ class AnalysisResult(BaseModel):
         return "\n".join(lines).rstrip()
 
 
-#: The released-number check of a benchmark is an AnalysisResult named "reproduce".
-Reproduction = AnalysisResult
-
-
 class NoArgs(BaseModel):
     """An analysis without arguments."""
 

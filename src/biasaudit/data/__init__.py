@@ -2,6 +2,6 @@
 nothing above the foundation; see docs/architecture.md)."""
 
 from biasaudit.data.source import DataSource
-from biasaudit.data.store import DataStore, PinnedSource
+from biasaudit.data.store import DataStore
 
-__all__ = ["DataSource", "DataStore", "PinnedSource"]
+__all__ = ["DataSource", "DataStore"]

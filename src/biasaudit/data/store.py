@@ -1,6 +1,6 @@
 """Pinned upstream files: resolve, download, verify.
 
-Every dataset file the toolkit reads is a `PinnedSource` (URL at an upstream commit, sha256,
+Every dataset file the toolkit reads is a `DataSource` (URL at an upstream commit, sha256,
 licence, citation), keyed by its path in the mirror layout (e.g. ``stop/STOP-full.json``).
 Benchmarks declare their own files (`BenchmarkSpec.sources`, a JSON file in the benchmark's
 package); a store is given the sources it may resolve (`biasaudit.discovery.open_store` gives
@@ -29,9 +29,6 @@ from biasaudit.hashing import file_sha256
 DATA_DIR_ENV = "BIASAUDIT_DATA_DIR"
 CACHE_DIR_ENV = "BIASAUDIT_CACHE_DIR"
 
-
-#: A pinned file (declared by a benchmark's spec: `BenchmarkSpec.sources`).
-PinnedSource = DataSource
 
 #: The sources a store resolves: a mapping by key, or a function returning one (called when
 #: the first file is asked for, so that building a store discovers nothing).
@@ -124,7 +121,7 @@ class DataStore:
         """The data dirs as one string (OS path separator), '' for none."""
         return os.pathsep.join(str(d) for d in self.data_dirs)
 
-    def _search(self, source: PinnedSource) -> Path:
+    def _search(self, source: DataSource) -> Path:
         """The first copy of `source` in the data dirs, then the download cache, whose
         sha256 is the pinned one; else a one-line DataError naming what was found."""
         candidates = [d / source.key for d in self.data_dirs] + [self.cache_dir / source.key]
@@ -155,7 +152,7 @@ class DataStore:
         self.path(key)
         return self.source(key).sha256
 
-    def _verify(self, source: PinnedSource, local: Path) -> None:
+    def _verify(self, source: DataSource, local: Path) -> None:
         actual = file_sha256(local)
         if actual != source.sha256:
             raise DataError(
@@ -163,7 +160,7 @@ class DataStore:
                 f"got {actual[:12]}…); the file was changed or is a different version"
             )
 
-    def _download(self, source: PinnedSource, target: Path) -> None:
+    def _download(self, source: DataSource, target: Path) -> None:
         import http.client  # here: importing the store stays light
         import urllib.error
         import urllib.request

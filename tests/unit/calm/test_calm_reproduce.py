@@ -6,18 +6,18 @@ import csv
 from pathlib import Path
 
 import pytest
+from biasaudit.reproduce import AnalysisResult
 
 from biasaudit.benchmarks.calm.reproduce import EXPECTED_SPLITS, reproduce
 from biasaudit.data import DataStore
-from biasaudit.reproduce import Reproduction
 
 
 @pytest.fixture(scope="module")
-def reproduction(store: DataStore) -> Reproduction:
+def reproduction(store: DataStore) -> AnalysisResult:
     return reproduce(store)
 
 
-def test_all_checks_pass(reproduction: Reproduction) -> None:
+def test_all_checks_pass(reproduction: AnalysisResult) -> None:
     failed = [c for c in reproduction.checks if not c.passed]
     assert not failed, failed
     assert len(reproduction.checks) == 56
@@ -25,7 +25,7 @@ def test_all_checks_pass(reproduction: Reproduction) -> None:
 
 @pytest.mark.parametrize(("task", "attribute"), list(EXPECTED_SPLITS))
 def test_each_split_is_the_released_one(
-    reproduction: Reproduction, task: str, attribute: str
+    reproduction: AnalysisResult, task: str, attribute: str
 ) -> None:
     rows = {r[0]: r for r in reproduction.tables["splits"].rows}
     _, _, generated, released, gt_rows, identical, gold_equal = rows[f"{task}_{attribute}"]
@@ -33,7 +33,7 @@ def test_each_split_is_the_released_one(
     assert generated == released == gt_rows == identical == gold_equal == expected
 
 
-def test_total_is_78400(reproduction: Reproduction) -> None:
+def test_total_is_78400(reproduction: AnalysisResult) -> None:
     assert sum(r[2] for r in reproduction.tables["splits"].rows) == 78_400
 
 
@@ -71,7 +71,7 @@ def _expected_checks() -> list[tuple[str, float]]:
     return checks
 
 
-def test_every_check_against_the_paper(reproduction: Reproduction) -> None:
+def test_every_check_against_the_paper(reproduction: AnalysisResult) -> None:
     assert reproduction.benchmark == "calm"
     assert reproduction.source == "github.com/vipulgupta1011/CALM @ c56e5c7"
     got = [(c.name, c.expected) for c in reproduction.checks]
@@ -85,7 +85,7 @@ def test_every_check_against_the_paper(reproduction: Reproduction) -> None:
     ]
 
 
-def test_splits_table(reproduction: Reproduction) -> None:
+def test_splits_table(reproduction: AnalysisResult) -> None:
     table = reproduction.tables["splits"]
     assert table.columns == [
         "split", "templates", "generated", "released", "gt_rows", "identical", "gold_equal",
@@ -123,7 +123,7 @@ def _naive_pools(data_dir: Path) -> dict[str, set[str]]:
     return pools
 
 
-def test_name_overlap_table(reproduction: Reproduction, data_dir: Path) -> None:
+def test_name_overlap_table(reproduction: AnalysisResult, data_dir: Path) -> None:
     pools = _naive_pools(data_dir)
     gender = set().union(*(v for k, v in pools.items() if k.startswith("gender/")))
     race = set().union(*(v for k, v in pools.items() if k.startswith("race/")))

@@ -37,7 +37,7 @@ from biasaudit.benchmarks.cobias.data import (
     STEREOSET_KEY,
 )
 from biasaudit.data import DataStore
-from biasaudit.data.store import PinnedSource
+from biasaudit.data.source import DataSource
 from biasaudit.discovery import declared_sources
 from biasaudit.errors import DataError
 
@@ -45,7 +45,7 @@ from biasaudit.errors import DataError
 class FixtureStore(DataStore):
     """The real store over a folder of hand-made files: only the checksum is not checked."""
 
-    def _verify(self, source: PinnedSource, local: Path) -> None:
+    def _verify(self, source: DataSource, local: Path) -> None:
         return None
 
 
@@ -219,13 +219,13 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> FixtureStore:
 
 
 @pytest.fixture
-def rep(release: FixtureStore) -> rp.Reproduction:
+def rep(release: FixtureStore) -> rp.AnalysisResult:
     # function scope: each test that reads the reproduction runs it (mutation testing maps
     # a function to the tests during which it ran)
     return rp.reproduce(release)
 
 
-def _checks(rep: rp.Reproduction) -> list[tuple[str, object, object, float]]:
+def _checks(rep: rp.AnalysisResult) -> list[tuple[str, object, object, float]]:
     return [(c.name, c.expected, c.actual, c.tolerance) for c in rep.checks]
 
 
@@ -262,7 +262,7 @@ def test_recompute_score_file_names_the_bad_row(
         rp.recompute_score_file(path)
 
 
-def test_reproduce_checks(rep: rp.Reproduction) -> None:
+def test_reproduce_checks(rep: rp.AnalysisResult) -> None:
     assert rep.benchmark == "cobias"
     assert rep.source == (
         "github.com/priyanshul-govil/COBIAS @591c754 (per-model score files, "
@@ -323,7 +323,7 @@ def test_reproduce_checks(rep: rp.Reproduction) -> None:
     assert not rep.ok
 
 
-def test_reproduce_tables_by_hand(rep: rp.Reproduction) -> None:
+def test_reproduce_tables_by_hand(rep: rp.AnalysisResult) -> None:
     assert list(rep.tables) == [
         "released_scores",
         "table2_ed",
@@ -448,7 +448,7 @@ def _selection_note(dropped: int, explained: int, absent: int) -> str:
     )
 
 
-def test_reproduce_notes_by_hand(rep: rp.Reproduction) -> None:
+def test_reproduce_notes_by_hand(rep: rp.AnalysisResult) -> None:
     # contexts 0-6, scored anywhere 0-4: "5" and "6" are absent; the drops "3" and "5"
     # explain "5"
     assert rep.notes == [_selection_note(2, 1, 2), *NOTES]
@@ -482,7 +482,7 @@ def test_predicted_drops_follow_the_authors_selection(release: FixtureStore) -> 
 
 def test_selection_check_without_drops(tmp_path: Path) -> None:
     store = _build(tmp_path, empty=False)
-    rep = rp.Reproduction(benchmark="cobias")
+    rep = rp.AnalysisResult(benchmark="cobias")
     columns = {"m": {"0": 0.1, "1": 0.2}, "n": {"1": 0.3, "2": 0.4}}
     rp._selection_check(store, rep, columns)
     (check,) = rep.checks

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from biasaudit.analysis import Reproduction
+from biasaudit.analysis import AnalysisResult
 from biasaudit.benchmarks.stop.data import LABELLED_KEY, Progression, load_progressions
 from biasaudit.benchmarks.stop.reproduce import _round, reproduce, summarise
 from biasaudit.data import DataStore
@@ -126,7 +126,7 @@ def oracle(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture
-def result(data_dir: Path) -> Reproduction:
+def result(data_dir: Path) -> AnalysisResult:
     # per test, not per module: mutmut maps a function to the tests that call it, and a
     # module-scoped fixture calls `reproduce` inside the first test that asks for it only
     return reproduce(open_store(data_dir))
@@ -161,7 +161,7 @@ def test_summary_of_a_model_without_scores_is_undefined(store: DataStore) -> Non
 
 
 def test_checks_compare_the_naive_values_at_the_printed_precision(
-    result: Reproduction, entries: list[dict[str, Any]], oracle: dict[str, dict[str, Any]]
+    result: AnalysisResult, entries: list[dict[str, Any]], oracle: dict[str, dict[str, Any]]
 ) -> None:
     checks = {c.name: c for c in result.checks}
     # 3 data checks, 5 of the paper, per model (10) scored items + 7 columns + 3 means,
@@ -237,7 +237,7 @@ def test_checks_compare_the_naive_values_at_the_printed_precision(
 
 
 def test_tables_are_the_naive_values_rounded(
-    result: Reproduction, oracle: dict[str, dict[str, Any]]
+    result: AnalysisResult, oracle: dict[str, dict[str, Any]]
 ) -> None:
     assert list(result.tables) == ["per_model", "by_demographic", "sub_demographic_consistency"]
     per_model = result.tables["per_model"]
@@ -288,7 +288,7 @@ def test_tables_are_the_naive_values_rounded(
 
 
 @pytest.mark.skipif(not SPEC.is_file(), reason="shared/specs/STOP.md not present")
-def test_tables_print_the_values_of_the_spec(result: Reproduction) -> None:
+def test_tables_print_the_values_of_the_spec(result: AnalysisResult) -> None:
     # Spec §6.2's two tables, parsed from its text: the recomputed tables round to them.
     section = SPEC.read_text(encoding="utf-8").split("### 6.2", 1)[1].split("\n## ", 1)[0]
     printed: dict[str, list[float]] = {}
@@ -308,7 +308,7 @@ def test_tables_print_the_values_of_the_spec(result: Reproduction) -> None:
 
 
 def test_notes_and_source(
-    result: Reproduction, entries: list[dict[str, Any]], oracle: dict[str, dict[str, Any]]
+    result: AnalysisResult, entries: list[dict[str, Any]], oracle: dict[str, dict[str, Any]]
 ) -> None:
     unscored = [i for i, e in enumerate(entries) if not any(k.endswith("_score") for k in e)]
     assert unscored == [312, 314, 331]

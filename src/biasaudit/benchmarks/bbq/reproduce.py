@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from biasaudit.analysis import AnalysisResult, Check, Reproduction, reproduction
+from biasaudit.analysis import AnalysisResult, Check, reproduction
 from biasaudit.data import DataStore
 from biasaudit.datasets.bbq import BBQ_CATEGORIES, BBQItem, load_bbq_metadata
 from biasaudit.results.schema import Table
@@ -85,7 +85,7 @@ def summarise(items: Sequence[BBQItem], n_metadata_rows: int) -> AnalysisResult:
             for i in excluded
         ],
     )
-    return Reproduction(
+    return AnalysisResult(
         benchmark="bbq",
         source="downstream/bbq (nyu-mll/BBQ data, templates and analysis_scripts)",
         checks=checks,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from biasaudit.analysis import Check, Reproduction, reproduction
+from biasaudit.analysis import AnalysisResult, Check, reproduction
 from biasaudit.benchmarks.calm import data as d
 from biasaudit.benchmarks.calm.generate import Instance, iter_split
 from biasaudit.benchmarks.calm.metrics import template_bias
@@ -229,10 +229,10 @@ def assemble(
     template_counts: dict[str, Counter[str]],
     splits: list[SplitComparison],
     name_sets: list[NameSet],
-) -> Reproduction:
+) -> AnalysisResult:
     """The checks, tables and notes of `reproduce calm` from the per-task template counts
     (source dataset -> templates) and the compared splits (task-major order)."""
-    result = Reproduction(benchmark="calm", source="github.com/vipulgupta1011/CALM @ c56e5c7")
+    result = AnalysisResult(benchmark="calm", source="github.com/vipulgupta1011/CALM @ c56e5c7")
     for task, counts in template_counts.items():
         for source, n in counts.items():
             result.checks.append(
@@ -270,7 +270,7 @@ def assemble(
     return result
 
 
-def reproduce(store: DataStore) -> Reproduction:
+def reproduce(store: DataStore) -> AnalysisResult:
     """Load the released files, compare every split, assemble the checks."""
     name_sets = {"gender": gender_names(store), "race": race_names(store)}
     template_counts: dict[str, Counter[str]] = {}

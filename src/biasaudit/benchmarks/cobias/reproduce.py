@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from biasaudit.analysis import Check, Reproduction, reproduction
+from biasaudit.analysis import AnalysisResult, Check, reproduction
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.data import (
     CONTEXTS_KEY,
@@ -71,8 +71,8 @@ def recompute_score_file(path: Path) -> tuple[dict[str, float], float, float]:
     return scores, worst_score, worst_cv
 
 
-def reproduce(store: DataStore) -> Reproduction:
-    rep = Reproduction(
+def reproduce(store: DataStore) -> AnalysisResult:
+    rep = AnalysisResult(
         benchmark="cobias",
         source="github.com/priyanshul-govil/COBIAS @591c754 (per-model score files, "
         "metric-validation annotations)",
@@ -180,7 +180,7 @@ def predicted_drops(store: DataStore, mode: str = "reference", seed: int = 42) -
 
 
 def _selection_check(
-    store: DataStore, rep: Reproduction, columns: dict[str, dict[str, float]]
+    store: DataStore, rep: AnalysisResult, columns: dict[str, dict[str, float]]
 ) -> None:
     """The released runs (not our own count) decide: no predicted drop may have a score.
 
@@ -225,7 +225,7 @@ TABLE2 = (
 )
 
 
-def _table2_checks(store: DataStore, rep: Reproduction) -> None:
+def _table2_checks(store: DataStore, rep: AnalysisResult) -> None:
     """Table 2's ED at T = 1.4 from the released generations with the reference ED.
 
     Expected values: the authors' own script outputs (avg_edit_distance/*.json), which the
@@ -247,7 +247,7 @@ def _table2_checks(store: DataStore, rep: Reproduction) -> None:
     )
 
 
-def _pairs_checks(store: DataStore, rep: Reproduction) -> None:
+def _pairs_checks(store: DataStore, rep: AnalysisResult) -> None:
     """Our CrowS-Pairs / StereoSet importers against the authors' merged pairs."""
     with store.path(PAIRS_KEY).open(newline="", encoding="utf-8") as handle:
         released = list(csv.DictReader(handle))

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from biasaudit.analysis import Analysis, Check, Context, NoArgs, Reproduction, analysis_of
+from biasaudit.analysis import Analysis, AnalysisResult, Check, Context, NoArgs, analysis_of
 from biasaudit.benchmarks.stop import metrics as m
 from biasaudit.benchmarks.stop.data import (
     DEMOGRAPHICS,
@@ -151,7 +151,7 @@ def _round(value: float | None, digits: int = 1) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def reproduce(store: DataStore) -> Reproduction:
+def reproduce(store: DataStore) -> AnalysisResult:
     progressions = load_progressions(store.path(LABELLED_KEY))
     summaries = {model: summarise(progressions, model) for model in MODELS}
     checks: list[Check] = [
@@ -256,7 +256,7 @@ def reproduce(store: DataStore) -> Reproduction:
             for model, s in summaries.items()
         ],
     )
-    return Reproduction(
+    return AnalysisResult(
         benchmark="stop",
         source=f"{LABELLED_KEY} (Morabito et al. 2024, released labelled scores)",
         checks=checks,
@@ -287,13 +287,13 @@ def reproduce(store: DataStore) -> Reproduction:
 DOWNSTREAM_ITEMS = {"bbq": 58_492, "stereoset": 2_106 + 2_123, "crows_pairs": 1_508}
 
 
-def downstream_prompts(ctx: Context) -> Reproduction:
+def downstream_prompts(ctx: Context) -> AnalysisResult:
     """STOP §4's downstream prompts (stop_downstream's, every item) with their item counts."""
     prompts = analysis_of("stop", "downstream-prompts")
     listed = prompts.run(prompts.Args(), ctx)
     table = listed.tables["prompts"]
     counts = {row[0]: row[1] for row in table.rows}
-    return Reproduction(
+    return AnalysisResult(
         benchmark="stop",
         tables={"downstream_prompts": table},
         checks=[
@@ -308,7 +308,7 @@ def downstream_prompts(ctx: Context) -> Reproduction:
     )
 
 
-def _reproduce(args: NoArgs, ctx: Context) -> Reproduction:
+def _reproduce(args: NoArgs, ctx: Context) -> AnalysisResult:
     result = reproduce(ctx.store)
     downstream = downstream_prompts(ctx)
     return result.model_copy(
