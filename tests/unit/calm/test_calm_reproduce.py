@@ -6,7 +6,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from biasaudit.reproduce import AnalysisResult
+from biasaudit.analysis import AnalysisResult
 
 from biasaudit.benchmarks.calm.reproduce import EXPECTED_SPLITS, reproduce
 from biasaudit.data import DataStore
