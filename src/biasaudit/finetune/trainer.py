@@ -38,6 +38,7 @@ from biasaudit.finetune.base import BaseModelRef, trainable_base
 from biasaudit.finetune.data import Messages, data_sha256
 from biasaudit.finetune.encode import IGNORE, ChatEncoder, Encoded
 from biasaudit.finetune.export import save_plain
+from biasaudit.finetune.loop import adamw_with_warmup, train_step
 from biasaudit.finetune.settings import (
     LoraSettings,
     Provenance,
@@ -436,15 +437,12 @@ def _train(
         except ValueError as exc:  # e.g. target_modules that name no module of the model
             first = (str(exc).splitlines() or [type(exc).__name__])[0]
             raise RunError(f"--lora target_modules={settings.target_modules}: {first}") from None
-    optimizer = torch.optim.AdamW(
-        [p for p in model.parameters() if p.requires_grad],
-        lr=settings.learning_rate,
-        weight_decay=settings.weight_decay,
-    )
     order = batch_order(len(encoded), settings)
-    warmup = int(settings.warmup_ratio * len(order))
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: min(1.0, (step + 1) / warmup) if warmup else 1.0
+    optimizer, scheduler = adamw_with_warmup(
+        [p for p in model.parameters() if p.requires_grad],
+        settings.learning_rate,
+        settings.weight_decay,
+        int(settings.warmup_ratio * len(order)),
     )
     step, losses = 0, list[float]()
     record = Provenance(
@@ -470,15 +468,7 @@ def _train(
     bar = tqdm(total=len(order), initial=step, desc="finetune", unit="step", disable=not progress)
     while step < end:
         batch = _collate([encoded[i] for i in order[step]], pad_id, settings.device)
-        loss = model(**batch).loss
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(
-            [p for p in model.parameters() if p.requires_grad], settings.max_grad_norm
-        )
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad()
-        losses.append(float(loss.detach()))
+        losses.append(train_step(model, batch, optimizer, scheduler, settings.max_grad_norm))
         step += 1
         bar.update(1)
         bar.set_postfix(loss=f"{losses[-1]:.3f}")

@@ -14,9 +14,8 @@ transformers recipe) and predicted from it. The sentences are split once, seeded
 from __future__ import annotations
 
 import json
-import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from biasaudit.analysis import Analysis, AnalysisResult, Context
 from biasaudit.benchmarks.beads.benchmark import Beads
 from biasaudit.errors import DataError
+from biasaudit.finetune.loop import adamw_with_warmup, fit
 from biasaudit.metrics.spans import align_phrases, span_report
 from biasaudit.results.schema import MetricValue, Table
 
@@ -131,32 +131,37 @@ def train_spans(args: SpanArgs, ctx: Context) -> AnalysisResult:
     )
     train = _encode(tokenizer, [sentences[i] for i in train_idx], args.max_length)
     valid = _encode(tokenizer, [sentences[i] for i in valid_idx], args.max_length)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.learning_rate)
+    # AdamW's default weight decay (0.01) and no warm-up, as before the one loop
+    optimizer, scheduler = adamw_with_warmup(model.parameters(), args.learning_rate, 0.01, 0)
     rng = random.Random(f"beads-spans-order:{ctx.seed}")
-    best, best_state, waited, history = math.inf, None, 0, []
-    for epoch in range(1, args.max_epochs + 1):
-        model.train()
+    best_state: dict[str, Any] | None = None
+
+    def train_batches(epoch: int) -> Iterator[dict[str, Any]]:
         batch_order = list(range(len(train)))
         rng.shuffle(batch_order)
         for start in range(0, len(batch_order), args.batch_size):
-            batch = _batch(
-                [train[i] for i in batch_order[start : start + args.batch_size]],
-                tokenizer.pad_token_id,
-            )
-            model(**batch).loss.backward()
-            optimizer.step()
-            optimizer.zero_grad()
-        model.eval()
+            chunk = [train[i] for i in batch_order[start : start + args.batch_size]]
+            yield _batch(chunk, tokenizer.pad_token_id)
+
+    def valid_loss(epoch: int) -> float:
         with torch.no_grad():
-            loss = float(model(**_batch(valid, tokenizer.pad_token_id)).loss)
-        history.append({"epoch": epoch, "valid_loss": loss})
-        if loss < best:
-            best, waited = loss, 0
-            best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-        else:
-            waited += 1
-            if waited >= args.patience:
-                break
+            return float(model(**_batch(valid, tokenizer.pad_token_id)).loss)
+
+    def keep(epoch: int) -> None:
+        nonlocal best_state
+        best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+
+    fitted = fit(
+        model,
+        max_epochs=args.max_epochs,
+        patience=args.patience,
+        train_batches=train_batches,
+        valid_loss=valid_loss,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        on_best=keep,
+    )
+    history = [{"epoch": e.epoch, "valid_loss": e.valid_loss} for e in fitted.history]
     assert best_state is not None
     model.load_state_dict(best_state)
     model.eval()
@@ -174,7 +179,7 @@ def train_spans(args: SpanArgs, ctx: Context) -> AnalysisResult:
     tokenizer.save_pretrained(folder)
     predictions = ctx.output_path("span_predictions.jsonl")
     predictions.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    best_epoch = min(history, key=lambda h: h["valid_loss"])["epoch"]
+    best_epoch = fitted.best_epoch
     training = {
         "args": args.model_dump(),
         "seed": ctx.seed,

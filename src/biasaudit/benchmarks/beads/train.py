@@ -28,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from biasaudit.errors import BiasauditError, DataError, RunError
+from biasaudit.finetune.loop import adamw_with_warmup, fit
 from biasaudit.hashing import lines_sha256
 from biasaudit.metrics.classification import classification_report
 
@@ -170,58 +171,63 @@ def _train(
             prepared.append(encoded)
         return prepared
 
-    optimizer = torch.optim.AdamW(
-        model.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay
-    )
     steps_per_epoch = math.ceil(len(train) / config.batch_size)
     total = steps_per_epoch * config.max_epochs
-    warmup = int(config.warmup_ratio * total)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda step: min(1.0, (step + 1) / warmup) if warmup else 1.0
+    optimizer, scheduler = adamw_with_warmup(
+        model.parameters(),
+        config.learning_rate,
+        config.weight_decay,
+        int(config.warmup_ratio * total),
     )
     out.mkdir(parents=True, exist_ok=True)
     result = TrainResult(output_dir=str(out), labels=labels, best_epoch=0, stopped="max_epochs")
-    best_loss, waited, done, started = math.inf, 0, 0, time.perf_counter()
+    started = time.perf_counter()
     bar = tqdm(total=total, desc="beads train", unit="step", disable=progress is not None)
-    for epoch in range(1, config.max_epochs + 1):
-        epoch_start = time.perf_counter()
-        model.train()
-        losses = []
-        for batch in batches(train, config.batch_size, shuffle=True):
-            loss = model(**batch).loss
-            loss.backward()
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad()
-            losses.append(float(loss.detach()))
-            done += 1
-            bar.update(1)
-            if progress is not None:  # the bar is disabled then, and counts nothing
-                progress(done, total)
+    reports: dict[int, Any] = {}
+    done = 0
+
+    def stepped(loss: float) -> None:
+        nonlocal done
+        done += 1
+        bar.update(1)
+        if progress is not None:  # the bar is disabled then, and counts nothing
+            progress(done, total)
+
+    def validate(epoch: int) -> float:
         valid_loss, predicted = _evaluate(model, batches(valid, config.eval_batch_size, False))
-        report = classification_report(
+        reports[epoch] = classification_report(
             [label for _, label in valid], [labels[i] for i in predicted], labels
         )
-        result.history.append(
-            EpochLog(
-                epoch,
-                sum(losses) / len(losses),
-                valid_loss,
-                report.accuracy,
-                report.macro_f1,
-                time.perf_counter() - epoch_start,
-            )
+        bar.set_postfix(valid_loss=f"{valid_loss:.3f}", f1=f"{reports[epoch].macro_f1 or 0:.2f}")
+        return valid_loss
+
+    def keep(epoch: int) -> None:
+        model.save_pretrained(out)
+        tokenizer.save_pretrained(out)
+
+    fitted = fit(
+        model,
+        max_epochs=config.max_epochs,
+        patience=config.patience,
+        train_batches=lambda epoch: batches(train, config.batch_size, shuffle=True),
+        valid_loss=validate,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        on_best=keep,
+        on_step=stepped,
+    )
+    result.best_epoch, result.stopped = fitted.best_epoch, fitted.stopped
+    result.history = [
+        EpochLog(
+            e.epoch,
+            e.train_loss,
+            e.valid_loss,
+            reports[e.epoch].accuracy,
+            reports[e.epoch].macro_f1,
+            e.seconds,
         )
-        bar.set_postfix(valid_loss=f"{valid_loss:.3f}", f1=f"{report.macro_f1 or 0:.2f}")
-        if valid_loss < best_loss:
-            best_loss, waited, result.best_epoch = valid_loss, 0, epoch
-            model.save_pretrained(out)
-            tokenizer.save_pretrained(out)
-        else:
-            waited += 1
-            if waited >= config.patience:
-                result.stopped = f"early stopping: no lower validation loss for {waited} epochs"
-                break
+        for e in fitted.history
+    ]
     bar.close()
     result.seconds = time.perf_counter() - started
     record = {
