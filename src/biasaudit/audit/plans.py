@@ -14,7 +14,7 @@ from biasaudit.discovery import open_store
 from biasaudit.errors import BiasauditError, RunError
 from biasaudit.options import parse_options
 from biasaudit.plugin import get_spec
-from biasaudit.profile.validity import benchmark_profile
+from biasaudit.profile_spec import BenchmarkProfile
 from biasaudit.sampling import Selection
 from biasaudit.selection import sample_benchmark
 
@@ -126,7 +126,7 @@ def join_statement_raters(
     from biasaudit.profile.reliability import data_statements, norm
 
     drawn = {p.name: p.selection for p in plans if p.selection is not None}
-    profiles = {name: benchmark_profile(name) for name in drawn}
+    profiles = {name: _profile_of(built[name]) for name in drawn}
     targets = sorted(n for n, p in profiles.items() if p.statement_keys)
     statements: set[str] = set()
     for name in targets:
@@ -145,6 +145,11 @@ def join_statement_raters(
         )
 
 
+def _profile_of(bench: Benchmark) -> BenchmarkProfile:
+    declared = bench.declaration
+    return declared.profile if declared is not None else BenchmarkProfile()
+
+
 def limit_warnings(
     names: Sequence[str],
     options: dict[str, dict[str, Any]],
@@ -156,7 +161,7 @@ def limit_warnings(
     lines: list[str] = []
     store = open_store(data_dir)
     for bench in build_benchmarks(names, options, store, 0):
-        declared = get_spec(bench.name).suites
+        declared = bench.declaration.suites if bench.declaration is not None else None
         present: dict[str, set[str]] = {}
         kept: dict[str, set[str]] = {}
         for position, sample in enumerate(bench.samples()):

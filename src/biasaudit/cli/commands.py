@@ -132,7 +132,6 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from biasaudit import plugin
     from biasaudit.api import build_benchmarks
     from biasaudit.discovery import open_store
 
@@ -140,7 +139,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     failed = False
     for bench in build_benchmarks(args.benchmarks, None, store, 0):
         # the files these options read (shared ones too), then the rest the spec declares
-        declared = plugin.spec_sources(plugin.get_spec(bench.name))
+        declared = bench.declaration.sources if bench.declaration is not None else {}
         keys = list(dict.fromkeys([*bench.data_keys(), *sorted(declared)]))
         for key in keys:
             store.path(key)
