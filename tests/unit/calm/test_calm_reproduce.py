@@ -6,8 +6,8 @@ import csv
 from pathlib import Path
 
 import pytest
-from biasaudit.analysis import AnalysisResult
 
+from biasaudit.analysis import AnalysisResult
 from biasaudit.benchmarks.calm.reproduce import EXPECTED_SPLITS, reproduce
 from biasaudit.data import DataStore
 

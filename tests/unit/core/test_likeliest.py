@@ -41,5 +41,5 @@ def test_first_is_numpys_argmax(scores: list[float]) -> None:
 
 
 def test_no_options_is_an_error() -> None:
-    with pytest.raises(ValueError, match="no options"):
+    with pytest.raises(ValueError, match="^no options to choose from$"):
         likeliest([])

@@ -100,3 +100,48 @@ def test_a_loss_that_is_not_a_number_is_never_the_best() -> None:
     )  # fmt: skip
     assert result.best_epoch == 0 and result.stopped == "max_epochs"
     assert all(math.isnan(e.train_loss) for e in result.history)
+
+
+def _fit(curve: dict[int, float], *, max_epochs: int, patience: int, **hooks: Any) -> Any:
+    model = Square()
+    optimizer, scheduler = adamw_with_warmup(model.parameters(), 0.0, 0.0, 0)
+    batches = hooks.pop("batches", lambda epoch: [])
+    return fit(
+        model, max_epochs=max_epochs, patience=patience, train_batches=batches,
+        valid_loss=lambda epoch: curve[epoch], optimizer=optimizer, scheduler=scheduler,
+        on_best=hooks.pop("on_best", lambda epoch: None), **hooks,
+    )  # fmt: skip
+
+
+def test_each_epoch_gets_its_number_and_each_step_its_loss() -> None:
+    asked: list[int] = []
+    stepped: list[float] = []
+
+    def batches(epoch: int) -> list[dict[str, Any]]:
+        asked.append(epoch)
+        # w = 1 and no learning: losses (2 - 1)^2 = 1 and (3 - 1)^2 = 4
+        return [
+            {"x": torch.tensor([2.0]), "y": torch.tensor([1.0])},
+            {"x": torch.tensor([3.0]), "y": torch.tensor([1.0])},
+        ]
+
+    result = _fit({1: 5.0, 2: 4.0, 3: 3.0}, max_epochs=3, patience=9, batches=batches,
+                  on_step=stepped.append)  # fmt: skip
+    assert asked == [1, 2, 3]  # every epoch, no more
+    assert stepped == pytest.approx([1.0, 4.0] * 3)
+    assert [e.train_loss for e in result.history] == pytest.approx([2.5] * 3)  # (1 + 4) / 2
+    assert [e.valid_loss for e in result.history] == [5.0, 4.0, 3.0]
+    assert all(0.0 <= e.seconds < 60.0 for e in result.history)
+    assert result.best_epoch == 3 and result.stopped == "max_epochs"
+
+
+def test_an_equal_loss_is_not_a_better_one() -> None:
+    kept: list[int] = []
+    result = _fit({1: 2.0, 2: 2.0, 3: 2.0}, max_epochs=3, patience=2, on_best=kept.append)
+    assert kept == [1] and result.best_epoch == 1
+    assert len(result.history) == 3 and result.stopped.startswith("early stopping")
+
+
+def test_patience_counts_from_the_first_epoch() -> None:
+    result = _fit({1: math.nan, 2: math.nan, 3: 1.0}, max_epochs=3, patience=2)
+    assert len(result.history) == 2 and result.best_epoch == 0
