@@ -57,8 +57,10 @@ def _lines(out: Path) -> int:
     total = 0
     for model in MODELS:
         path = out / model / "samples.jsonl"
-        if path.exists():
+        try:  # the writer replaces the file when a resumed run starts: it may be gone a moment
             total += path.read_bytes().count(b"\n")
+        except FileNotFoundError:
+            continue
     return total
 
 

@@ -162,12 +162,12 @@ def test_a_key_in_the_url_never_reaches_disk(
 
 
 def test_llama_booleans_are_parsed_as_booleans() -> None:
-    from biasaudit.models.llamacpp import _llama_args
+    from biasaudit.models.llamacpp import llama_arguments
 
-    assert _llama_args({"transcript": "no"}) == {"transcript": False}
-    assert _llama_args({"transcript": "off"}) == {"transcript": False}
-    assert _llama_args({"transcript": "true"}) == {"transcript": True}
-    assert _llama_args({"transcript": 1}) == {"transcript": True}
+    assert llama_arguments({"transcript": "no"}) == {"transcript": False}
+    assert llama_arguments({"transcript": "off"}) == {"transcript": False}
+    assert llama_arguments({"transcript": "true"}) == {"transcript": True}
+    assert llama_arguments({"transcript": 1}) == {"transcript": True}
 
 
 def test_overwrite_removes_the_old_result_before_the_new_run_starts(
