@@ -158,12 +158,3 @@ def matches(record: HasGroups, where: Mapping[str, str | tuple[str, ...]]) -> bo
         if value != wanted and not (isinstance(wanted, tuple) and value in wanted):
             return False
     return True
-
-
-def record_key(record: SampleRecord, key: str) -> str:
-    """The group (else data) value of `key`; "a+b" joins the values of a and b."""
-    if "+" in key:
-        return "/".join(record_key(record, part) for part in key.split("+"))
-    if key in record.groups:
-        return record.groups[key]
-    return str(record.data.get(key, ""))

@@ -7,17 +7,20 @@ from collections.abc import Sequence
 from biasaudit.results.schema import GroupValue, SampleRecord
 
 
-def sample_key(record: SampleRecord, key: str) -> str:
+def sample_key(record: SampleRecord, key: str, default: str | None = None) -> str:
     """A grouping / cluster / stratum label: from the sample's groups, else its data.
 
-    ``"a+b"`` is the combination of two keys, labelled ``"<a>/<b>"``.
+    ``"a+b"`` is the combination of two keys, labelled ``"<a>/<b>"``. A key the sample lacks
+    is a KeyError, or `default` when one is given (the bias profile reads optional keys so).
     """
     if "+" in key:
-        return "/".join(sample_key(record, part) for part in key.split("+"))
+        return "/".join(sample_key(record, part, default) for part in key.split("+"))
     if key in record.groups:
         return record.groups[key]
     if key in record.data:
         return str(record.data[key])
+    if default is not None:
+        return default
     raise KeyError(f"sample {record.sample_id} has no group or data field '{key}'")
 
 

@@ -17,7 +17,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from biasaudit.axes import AXES, axis_order
-from biasaudit.metrics.bootstrap import bootstrap_ci
+from biasaudit.metrics.bootstrap import bootstrap_ci, bootstrap_difference_ci
+from biasaudit.metrics.keys import sample_key
+from biasaudit.metrics.tests import contrast_test, sign_flip_test
 from biasaudit.profile.model import (
     AGAINST,
     NOT_MEASURABLE,
@@ -30,10 +32,9 @@ from biasaudit.profile.model import (
 )
 from biasaudit.profile.pooled import pooled_cells
 from biasaudit.profile.reliability import reliable_statements, statement_texts
-from biasaudit.profile.stats import contrast_ci, contrast_test, sign_flip_test
 from biasaudit.profile.validity import ANSWERS, benchmark_profile, pct, validity_of
 from biasaudit.profile.verdicts import apply_verdicts
-from biasaudit.profile_spec import BenchmarkProfile, Effect, Gates, matches, record_key
+from biasaudit.profile_spec import BenchmarkProfile, Effect, Gates, matches
 from biasaudit.results.io import iter_samples, read_results
 from biasaudit.results.schema import RunResult, SampleRecord
 
@@ -51,7 +52,7 @@ def _answer_rate(records: Sequence[SampleRecord]) -> float | None:
 
 
 def _cluster(record: SampleRecord, effect: Effect) -> str:
-    return record_key(record, effect.cluster) if effect.cluster else record.sample_id
+    return sample_key(record, effect.cluster, "") if effect.cluster else record.sample_id
 
 
 def _scored(records: Sequence[SampleRecord], effect: Effect) -> list[tuple[SampleRecord, float]]:
@@ -104,18 +105,23 @@ def _contrast(
     values = [v for _, v in both]
     member = [True] * len(scored) + [False] * len(rest)
     clusters = [_cluster(r, effect) for r, _ in both]
-    strata = [record_key(r, effect.stratum) if effect.stratum else "" for r, _ in both]
+    strata = [sample_key(r, effect.stratum, "") if effect.stratum else "" for r, _ in both]
     group_mean = sum(v for _, v in scored) / len(scored)
     cell.value = group_mean
     cell.effect = group_mean - sum(v for _, v in rest) / len(rest)
 
-    cell.ci_low, cell.ci_high = contrast_ci(
-        values, member, clusters, seed=seed, n_resamples=N_RESAMPLES
-    )
+    in_group = {c for c, m in zip(clusters, member, strict=True) if m}
+    in_rest = {c for c, m in zip(clusters, member, strict=True) if not m}
+    if min(len(in_group), len(in_rest)) >= 2:  # each side needs two clusters to vary
+        # the group's values come first, so its clusters are drawn first (metrics.bootstrap)
+        cell.ci_low, cell.ci_high = bootstrap_difference_ci(
+            values, member, seed=seed, n_resamples=N_RESAMPLES, clusters=clusters,
+            strata=["group" if m else "others" for m in member],
+        )  # fmt: skip
     unit = f"whole {effect.cluster} clusters" if effect.cluster else "samples"
     cell.ci_method = f"percentile bootstrap, {N_RESAMPLES} resamples of {unit} within group/others"
     cell.p_value, cell.test = contrast_test(values, member, clusters, strata, seed=seed)
-    cell.n_clusters = len({c for c, m in zip(clusters, member, strict=True) if m})
+    cell.n_clusters = len(in_group)
 
 
 def _group_of(record: SampleRecord, effect: Effect) -> tuple[str, str] | None:

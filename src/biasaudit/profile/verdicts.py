@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from biasaudit.metrics.power import bh_alpha, cell_se, mde_from_se
+from biasaudit.metrics.tests import benjamini_hochberg
 from biasaudit.profile.model import AGAINST, INCONCLUSIVE, NEGLIGIBLE, TOWARD, ProfileCell
-from biasaudit.profile.stats import benjamini_hochberg
 
 #: benchmark -> (verdict of a positive, of a negative flagged effect)
 Wording = Callable[[str], tuple[str, str]]

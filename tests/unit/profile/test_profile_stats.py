@@ -9,14 +9,10 @@ import pytest
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
+from biasaudit.metrics.bootstrap import bootstrap_difference_ci
+from biasaudit.metrics.tests import benjamini_hochberg, contrast_test, sign_flip_test
 from biasaudit.profile.build import apply_fdr
 from biasaudit.profile.model import AGAINST, TOWARD, ProfileCell
-from biasaudit.profile.stats import (
-    benjamini_hochberg,
-    contrast_ci,
-    contrast_test,
-    sign_flip_test,
-)
 
 
 @pytest.mark.parametrize(("k", "n"), [(9, 12), (12, 12), (6, 12), (3, 10), (11, 16), (15, 21)])
@@ -84,7 +80,11 @@ def test_contrast_test_matches_scipy_independent_permutation() -> None:
 def test_contrast_ci_of_two_groups_of_singletons_covers_the_difference() -> None:
     values = [1.0] * 8 + [0.0] * 2 + [1.0] * 5 + [0.0] * 15
     member = [True] * 10 + [False] * 20
-    low, high = contrast_ci(values, member, [str(i) for i in range(30)], seed=0)
+    sides = ["group" if m else "others" for m in member]
+    clusters = [str(i) for i in range(30)]
+    low, high = bootstrap_difference_ci(
+        values, member, seed=0, n_resamples=2000, clusters=clusters, strata=sides
+    )
     assert low is not None and high is not None
     assert low < 0.8 - 0.25 < high  # the difference of the two means, by hand
     assert high - low > 0.2  # 10 and 20 binary samples: a wide interval

@@ -1,4 +1,6 @@
-"""Tests and intervals of profile cells, and Benjamini-Hochberg control of the FDR.
+"""Hypothesis tests of the statistics stack (the bias profile's cells use them), and
+Benjamini-Hochberg control of the FDR. The interval of a contrast cell is
+`biasaudit.metrics.bootstrap.bootstrap_difference_ci` (whole clusters, within each side).
 
 - `sign_flip_test`: H0 "each cluster's summed deviation from the unbiased value is
   symmetric about 0". Statistic |sum of deviations|; each cluster's sign is flipped at
@@ -103,35 +105,6 @@ def contrast_test(
     p = (1 + hits) / (1 + n_random)
     within = " within strata" if len(set(strata)) > 1 else ""
     return p, f"permutation test of {label.size} clusters' group labels{within} ({n_random} draws)"
-
-
-def contrast_ci(
-    values: Sequence[float],
-    in_group: Sequence[bool],
-    clusters: Sequence[str],
-    *,
-    seed: int,
-    n_resamples: int = 2000,
-    level: float = 0.95,
-) -> tuple[float | None, float | None]:
-    """Percentile bootstrap CI of mean(group) - mean(others): whole clusters resampled with
-    replacement, separately within the group and within the others."""
-    sides: dict[bool, dict[str, list[float]]] = {True: {}, False: {}}
-    for value, member, cluster in zip(values, in_group, clusters, strict=True):
-        sums = sides[bool(member)].setdefault(cluster, [0.0, 0.0])
-        sums[0] += value
-        sums[1] += 1.0
-    if any(len(units) < 2 for units in sides.values()):
-        return None, None
-    rng = np.random.default_rng(seed)
-    means = []
-    for member in (True, False):
-        units = np.array(list(sides[member].values()))
-        picks = rng.integers(0, len(units), size=(n_resamples, len(units)))
-        means.append(units[picks, 0].sum(axis=1) / units[picks, 1].sum(axis=1))
-    alpha = (1.0 - level) / 2.0
-    low, high = np.quantile(means[0] - means[1], [alpha, 1.0 - alpha])
-    return float(low), float(high)
 
 
 def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
