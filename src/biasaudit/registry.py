@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-from biasaudit.errors import UnknownNameError
+from biasaudit.errors import PluginError, UnknownNameError, one_line
 from biasaudit.importing import did_you_mean, import_object
 
 T = TypeVar("T")
@@ -113,6 +113,16 @@ class Registry(Generic[T]):
         raise UnknownNameError(f"unknown {self.kind} '{name}'{hint} (known: {known})")
 
     def load(self, name: str) -> T:
+        """The object; an installed package's entry that fails to import is a one-line
+        PluginError naming it (a built-in's failure is a bug and keeps its traceback)."""
         self.check(name)
-        obj: T = import_object(self._paths[name])
+        try:
+            obj: T = import_object(self._paths[name])
+        except Exception as exc:
+            if name not in self._from_entry_points:
+                raise
+            raise PluginError(
+                f"{self.kind} '{name}' of entry point {self._paths[name]} cannot be loaded "
+                f"({one_line(exc)})"
+            ) from None
         return obj

@@ -92,3 +92,23 @@ def test_without_the_package_the_name_is_unknown() -> None:
     BACKENDS.rescan()
     with pytest.raises(UnknownNameError, match="unknown backend 'uniform'"):
         BACKENDS.check("uniform")
+
+
+def test_a_broken_installed_backend_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _install(tmp_path, {"broken": "nosuchmodule_xyz:Backend"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    BACKENDS.rescan()
+    try:
+        assert main(["list", "backends", "--json"]) == 0  # listed, described, never raised
+        rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)}
+        assert rows["broken"]["capabilities"] == []
+        assert rows["broken"]["description"].startswith("cannot be loaded from nosuchmodule_xyz")
+        code = main(["run", "crows_pairs", "--model", "broken", "--limit", "2", "-q"])
+        err = capsys.readouterr().err
+        assert code == 2 and "Traceback" not in err
+        assert "backend 'broken' of entry point nosuchmodule_xyz:Backend cannot be loaded" in err
+    finally:
+        monkeypatch.undo()
+        BACKENDS.rescan()
