@@ -16,6 +16,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
 
     PYTHONPATH=src python scripts/fresh_agreement.py   # markdown tables for docs/answers.md
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout   # tests/corpora/heldout
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout2  # tests/corpora/heldout2
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ FRESH = ROOT / "tests" / "corpora" / "fresh"
 #: Replies labelled before any reader ran on them and read once before any rule was written
 #: on them (2026-11-29): the measurement nobody tuned for.
 HELDOUT = ROOT / "tests" / "corpora" / "heldout"
+#: The second held-out round (2026-11-29, seeds 5107-5109), labelled and committed before the
+#: reader (with every rule written on the first held-out round) read it.
+HELDOUT2 = ROOT / "tests" / "corpora" / "heldout2"
 Row = dict[str, Any]
 
 
@@ -122,4 +126,5 @@ def markdown(folder: Path = FRESH) -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(markdown(HELDOUT if sys.argv[1:] == ["--heldout"] else FRESH) + "\n")
+    folders = {"--heldout": HELDOUT, "--heldout2": HELDOUT2}
+    sys.stdout.write(markdown(folders.get(" ".join(sys.argv[1:]), FRESH)) + "\n")
