@@ -173,7 +173,8 @@ class Benchmark(ABC):
         return self.metrics
 
     def extra_metrics(self, records: Sequence[SampleRecord], seed: int) -> list[MetricValue]:
-        """Metrics that are not per-sample means; compute them with `metric_from_statistic`."""
+        """Metrics that are not per-sample means: declare each as a `StatisticSpec` and build
+        it with `frame`."""
         return []
 
     def tables(self, records: Sequence[SampleRecord]) -> dict[str, Table]:

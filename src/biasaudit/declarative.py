@@ -21,7 +21,7 @@ maps columns to the options, the gold and stereotyped option, the template field
 groups. The same declaration can be a YAML file in the package (`biasaudit.declarative_yaml`).
 Scoring is by log-likelihood only: constrained generation (`GenerateRequest.choices`, the
 `answer_mode=constrained` of the generative benchmarks) is not offered in this layer. The
-signed contrast is computed here (`metric_from_statistic` over the difference of two group
+signed contrast is computed here (a `StatisticSpec` over the difference of two group
 means), not through `MetricSpec.contrasts`, which landed after this layer was written.
 """
 
@@ -38,7 +38,7 @@ from biasaudit.contract import Benchmark, BenchmarkOptions, Sample, SampleScore
 from biasaudit.datasets.files import check_row_width, iter_json_lines, read_csv
 from biasaudit.errors import BiasauditError, DataError
 from biasaudit.likeliest import TIE_REASON, Normalisation, likeliest, option_score
-from biasaudit.metrics.frame import MetricSpec, metric_from_statistic
+from biasaudit.metrics.frame import MetricSpec, StatisticSpec, frame
 from biasaudit.requests import Capability, LoglikelihoodRequest, Request
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord
 
@@ -205,18 +205,20 @@ class MultipleChoiceBenchmark(Benchmark):
             return None if mean_a is None or mean_b is None else mean_a - mean_b
 
         return [
-            metric_from_statistic(
-                f"accuracy_{a}_minus_{b}",
+            frame(
                 records,
-                contrast,
-                seed=seed,
-                statistic_name="difference of means",
-                group_by=[g for g in self.task.group_by if column not in g.split("+")],
-                cluster_by=self.task.cluster_by,
-                description=f"accuracy on {column}={a} minus accuracy on {column}={b} (signed)",
-                reference=self.task.reference,
-                n_excluded=sum(c is None for c in correct),
-                group_ci=True,
+                StatisticSpec(
+                    f"accuracy_{a}_minus_{b}",
+                    contrast,
+                    statistic_name="difference of means",
+                    group_by=[g for g in self.task.group_by if column not in g.split("+")],
+                    cluster_by=self.task.cluster_by,
+                    description=f"accuracy on {column}={a} minus accuracy on {column}={b} (signed)",
+                    reference=self.task.reference,
+                    n_excluded=sum(c is None for c in correct),
+                    group_ci=True,
+                ),
+                seed,
             )
         ]
 

@@ -6,7 +6,8 @@ run engine, a backend or the report code (tests/unit/core/test_import_weight.py)
 - the declaration: `BenchmarkSpec`, `DataSource`, `SuiteDecl` / `SuiteEntry` (the suites),
   `BenchmarkProfile`, `Gates`, `Effect`, `AXES` (the bias profile), `Declaration` (what
   discovery attaches to a benchmark class: `Benchmark.declaration`);
-- the metrics: `MetricSpec`, `metric_from_statistic`;
+- the metrics: `MetricSpec` (a per-sample mean) and `StatisticSpec` (a statistic of a set of
+  records), both built by `frame`, the one MetricValue builder;
 - choosing an option by log-likelihood: `option_score`, `likeliest` (`biasaudit.likeliest`).
 
 `PLUGIN_API` lists every module a benchmark package may import (this one, and the shared
@@ -25,7 +26,7 @@ from biasaudit.contract import (
     SampleScore,
 )
 from biasaudit.likeliest import likeliest, option_score
-from biasaudit.metrics.frame import MetricSpec, metric_from_statistic
+from biasaudit.metrics.frame import MetricSpec, StatisticSpec, frame
 from biasaudit.profile_spec import (
     AGAINST,
     DISFAVOURS,
@@ -57,10 +58,11 @@ __all__ = [
     "MetricSpec",
     "Sample",
     "SampleScore",
+    "StatisticSpec",
     "SuiteDecl",
     "SuiteEntry",
+    "frame",
     "likeliest",
-    "metric_from_statistic",
     "option_score",
 ]
 

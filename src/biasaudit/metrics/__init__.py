@@ -7,9 +7,10 @@ aggregation turns that into None with a reason).
 
 from biasaudit.metrics.bootstrap import bootstrap_ci, bootstrap_index_ci
 from biasaudit.metrics.contrasts import REST, Contrast
-from biasaudit.metrics.frame import MetricSpec, frame, metric_from_statistic, sample_key
+from biasaudit.metrics.frame import MetricSpec, frame, sample_key
 from biasaudit.metrics.grouped import OUTCOMES, grouped_mean, outcome_rates
 from biasaudit.metrics.permutation import PermutationNull, permutation_floor, permutation_null
+from biasaudit.metrics.statistic import StatisticSpec
 
 __all__ = [
     "OUTCOMES",
@@ -17,11 +18,11 @@ __all__ = [
     "Contrast",
     "MetricSpec",
     "PermutationNull",
+    "StatisticSpec",
     "bootstrap_ci",
     "bootstrap_index_ci",
     "frame",
     "grouped_mean",
-    "metric_from_statistic",
     "outcome_rates",
     "permutation_floor",
     "permutation_null",

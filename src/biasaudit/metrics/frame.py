@@ -4,8 +4,8 @@ A benchmark declares `MetricSpec`s (which per-sample score, which statistic, whi
 which clusters and strata the bootstrap respects); `frame` computes each one into a
 `MetricValue` that records that definition, the fairlearn `MetricFrame` design with
 inspect_ai's recorded metric definitions. Statistics that are not per-sample means are
-computed by the benchmark (`Benchmark.extra_metrics`) through `metric_from_statistic`
-(metrics/statistic.py), which uses the same bootstrap.
+declared as a `StatisticSpec` (metrics/statistic.py) and computed by `frame` as well, with the
+same bootstrap: `frame` is the one MetricValue builder.
 
 The statistical rules live in their own modules and are summarised in docs/statistics.md:
 which interval (Wilson for proportions of independent samples, else the percentile
@@ -39,6 +39,7 @@ from biasaudit.metrics.permutation import (
     max_minus_min,
     permutation_null,
 )
+from biasaudit.metrics.statistic import StatisticSpec, statistic_frame
 from biasaudit.results.schema import (
     Breakdown,
     CIInfo,
@@ -301,8 +302,14 @@ def noise_floor(
     )
 
 
-def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> MetricValue:
-    """Compute a declared metric over scored sample records.
+def frame(
+    records: Iterable[SampleRecord], spec: MetricSpec | StatisticSpec, seed: int
+) -> MetricValue:
+    """Compute a declared metric over scored sample records: the one MetricValue builder.
+
+    A `StatisticSpec` (a statistic of a set of records, not a mean) is computed by
+    `metrics.statistic` with the same bootstrap; the rest of this text is about a
+    `MetricSpec`.
 
     The value is the mean of the per-sample score over samples that have one; the CI follows
     `intervals.mean_interval` (Wilson, or a bootstrap resampling what the spec says:
@@ -313,6 +320,8 @@ def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> Metri
     `records` is read once, in order (it may be a lazy sequence: runner/compact.py); what
     the metric needs is taken from each record as columns (scores, labels, outcomes).
     """
+    if isinstance(spec, StatisticSpec):
+        return statistic_frame(records, spec, seed)
     cols = _columns(records, spec)
     values = cols.values
     clusters, strata = cols.of(spec.cluster_by), cols.of(spec.stratify_by)
@@ -341,7 +350,4 @@ def frame(records: Iterable[SampleRecord], spec: MetricSpec, seed: int) -> Metri
     )
 
 
-# Re-exported: benchmarks import these from here.
-from biasaudit.metrics.statistic import metric_from_statistic  # noqa: E402
-
-__all__ = ["MetricSpec", "ci_info", "frame", "metric_from_statistic", "noise_floor", "sample_key"]
+__all__ = ["MetricSpec", "StatisticSpec", "ci_info", "frame", "noise_floor", "sample_key"]

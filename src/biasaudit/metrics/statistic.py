@@ -1,19 +1,63 @@
 """Metrics whose statistic is not a per-sample mean (a function of a set of records).
 
-Benchmarks compute these in `Benchmark.extra_metrics`; the CI is the percentile bootstrap of
-`frame`, over record indices, checked by `intervals.checked` (no interval when zero-width or
-when it excludes its estimate, with the reason in `CIInfo.unavailable_reason`).
+A benchmark declares one as a `StatisticSpec` and builds it with `frame(records, spec, seed)`,
+the one MetricValue builder (metrics/frame.py dispatches here); the CI is the percentile
+bootstrap of `frame`, over record indices, checked by `intervals.checked` (no interval when
+zero-width or when it excludes its estimate, with the reason in `CIInfo.unavailable_reason`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
 from biasaudit.metrics.grouped import outcome_rates
 from biasaudit.metrics.intervals import checked
 from biasaudit.metrics.keys import gap_ratio, sample_key
 from biasaudit.results.schema import Breakdown, CIInfo, GroupValue, MetricValue, SampleRecord
+
+
+@dataclass(frozen=True)
+class StatisticSpec:
+    """The declaration of a metric whose statistic is a function of a set of record indices
+    (not a mean): `frame(records, StatisticSpec(...), seed)` computes it (see
+    `metric_from_statistic` for what each field does)."""
+
+    name: str
+    statistic: Callable[[Sequence[int]], float | None]
+    statistic_name: str
+    group_by: Sequence[str] = ()
+    cluster_by: str | None = None
+    stratify_by: str | None = None
+    n_resamples: int = 1000
+    level: float = 0.95
+    description: str = ""
+    higher_is_better: bool | None = None
+    reference: str = ""
+    n_excluded: int = 0
+    group_ci: bool = False
+
+
+def statistic_frame(records: Iterable[SampleRecord], spec: StatisticSpec, seed: int) -> MetricValue:
+    """`frame` of a `StatisticSpec`."""
+    return metric_from_statistic(
+        spec.name,
+        records,
+        spec.statistic,
+        seed=seed,
+        statistic_name=spec.statistic_name,
+        group_by=spec.group_by,
+        cluster_by=spec.cluster_by,
+        stratify_by=spec.stratify_by,
+        n_resamples=spec.n_resamples,
+        level=spec.level,
+        description=spec.description,
+        higher_is_better=spec.higher_is_better,
+        reference=spec.reference,
+        n_excluded=spec.n_excluded,
+        group_ci=spec.group_ci,
+    )
 
 
 def metric_from_statistic(

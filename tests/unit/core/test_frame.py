@@ -15,7 +15,7 @@ from scipy import stats
 
 from biasaudit.metrics import MetricSpec, bootstrap_ci, frame, permutation_null
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
-from biasaudit.metrics.frame import metric_from_statistic
+from biasaudit.metrics.statistic import metric_from_statistic
 from biasaudit.results.schema import SampleRecord
 
 

@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 from tests.unit.core.bootstrap_oracle import naive_index_ci
 
-from biasaudit.metrics import bootstrap_ci, grouped_mean, metric_from_statistic
+from biasaudit.metrics import bootstrap_ci, grouped_mean
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
+from biasaudit.metrics.statistic import metric_from_statistic
 from biasaudit.metrics.undefined import Undefined, or_none
 from biasaudit.results.schema import SampleRecord
 

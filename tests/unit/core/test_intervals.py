@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from biasaudit.metrics import MetricSpec, frame, metric_from_statistic
+from biasaudit.metrics import MetricSpec, frame
 from biasaudit.metrics.intervals import (
     EXCLUDES,
     NO_SPREAD,
@@ -18,6 +18,7 @@ from biasaudit.metrics.intervals import (
     proportion_scale,
     wilson,
 )
+from biasaudit.metrics.statistic import metric_from_statistic
 from biasaudit.results.schema import SampleRecord
 
 

@@ -24,7 +24,8 @@ from biasaudit.benchmarks import Job, Sample, SampleScore
 from biasaudit.benchmarks.calm.benchmark import CALM
 from biasaudit.data import DataStore
 from biasaudit.metrics import bootstrap_ci
-from biasaudit.metrics.frame import MetricSpec, frame, metric_from_statistic
+from biasaudit.metrics.frame import MetricSpec, frame
+from biasaudit.metrics.statistic import metric_from_statistic
 from biasaudit.models.replay import ReplayBackend
 from biasaudit.plugin import BenchmarkSpec
 from biasaudit.profile.validity import judge

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
 from biasaudit.metrics.classification import ClassificationReport, classification_report
-from biasaudit.metrics.frame import metric_from_statistic
+from biasaudit.metrics.frame import StatisticSpec, frame
 from biasaudit.metrics.spans import SpanReport, span_report
 from biasaudit.results.schema import MetricValue, SampleRecord, Table
 
@@ -39,17 +39,19 @@ def classification_metrics(
     report = _report(usable, labels)
     excluded = len(records) - len(usable)
     return [
-        metric_from_statistic(
-            name,
+        frame(
             usable,
-            lambda idx, attr=attr: getattr(report(idx), attr) if idx else None,  # type: ignore[misc]
-            seed=seed,
-            statistic_name=name,
-            group_by=["dimension"],
-            higher_is_better=True,
-            description=description,
-            reference="Sokolova & Lapalme 2009, Table 3 (macro / weighted F-score)",
-            n_excluded=excluded,
+            StatisticSpec(
+                name,
+                lambda idx, attr=attr: getattr(report(idx), attr) if idx else None,  # type: ignore[misc]
+                statistic_name=name,
+                group_by=["dimension"],
+                higher_is_better=True,
+                description=description,
+                reference="Sokolova & Lapalme 2009, Table 3 (macro / weighted F-score)",
+                n_excluded=excluded,
+            ),
+            seed,
         )
         for name, attr, description in (
             ("macro_f1", "macro_f1", "unweighted mean of per-class F1"),
@@ -123,16 +125,18 @@ def span_metrics(records: Sequence[SampleRecord], seed: int) -> list[MetricValue
         ),
     ]
     return [
-        metric_from_statistic(
-            name,
+        frame(
             usable,
-            lambda idx, get=get: get(report(idx)) if idx else None,  # type: ignore[misc]
-            seed=seed,
-            statistic_name=name,
-            higher_is_better=True,
-            description=description,
-            reference="Tjong Kim Sang & Buchholz 2000 (chunk F1); BEADs Table 10 (tokens)",
-            n_excluded=len(records) - len(usable),
+            StatisticSpec(
+                name,
+                lambda idx, get=get: get(report(idx)) if idx else None,  # type: ignore[misc]
+                statistic_name=name,
+                higher_is_better=True,
+                description=description,
+                reference="Tjong Kim Sang & Buchholz 2000 (chunk F1); BEADs Table 10 (tokens)",
+                n_excluded=len(records) - len(usable),
+            ),
+            seed,
         )
         for name, get, description in stats
     ]

@@ -45,7 +45,7 @@ from biasaudit.datasets.stereoset import (
     StereoSetSentence,
     load_stereoset,
 )
-from biasaudit.metrics.frame import MetricSpec, metric_from_statistic
+from biasaudit.metrics.frame import MetricSpec, StatisticSpec, frame
 from biasaudit.multiple_choice import LETTERS, option_order
 from biasaudit.requests import Capability, Request
 from biasaudit.results.schema import Exchange, MetricValue, SampleRecord
@@ -264,17 +264,19 @@ class StereoSet(Benchmark):
         items = [_item_scores(record) for record in records]
         n_excluded = sum(1 for item in items if item is None)
         return [
-            metric_from_statistic(
-                name,
+            frame(
                 records,
-                _statistic(items, field, micro),
-                seed=seed,
-                statistic_name=f"stereoset_{name}",
-                group_by=BREAKDOWNS,
-                description=description,
-                higher_is_better=better,
-                reference=REFERENCE,
-                n_excluded=n_excluded,
+                StatisticSpec(
+                    name,
+                    _statistic(items, field, micro),
+                    statistic_name=f"stereoset_{name}",
+                    group_by=BREAKDOWNS,
+                    description=description,
+                    higher_is_better=better,
+                    reference=REFERENCE,
+                    n_excluded=n_excluded,
+                ),
+                seed,
             )
             for name, field, micro, description, better in EXTRA
         ]

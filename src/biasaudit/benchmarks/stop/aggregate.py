@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from biasaudit.benchmarks.stop import metrics as m
 from biasaudit.benchmarks.stop.data import N_SENTENCES, SEVERITIES
-from biasaudit.metrics import MetricSpec, metric_from_statistic
+from biasaudit.metrics import MetricSpec, StatisticSpec, frame
 from biasaudit.results.schema import MetricValue, SampleRecord, Table
 
 
@@ -160,7 +160,6 @@ def extra_metrics(
         return m.severity_range(rates)
 
     common = {
-        "seed": seed,
         "cluster_by": CLUSTER,
         "stratify_by": STRATUM,
         "higher_is_better": False,
@@ -168,15 +167,18 @@ def extra_metrics(
         "n_excluded": n_excluded,
     }
     metrics = [
-        metric_from_statistic(
-            "severity_range",
+        frame(
             scored_records,
-            severity_range,
-            statistic_name="max - min of Pl, Pm, Ph",
-            group_by=["demographic"],
-            description="max - min of Pl, Pm, Ph (consistency across severity); per "
-            "demographic without CI",
-            **common,  # type: ignore[arg-type]
+            StatisticSpec(
+                "severity_range",
+                severity_range,
+                statistic_name="max - min of Pl, Pm, Ph",
+                group_by=["demographic"],
+                description="max - min of Pl, Pm, Ph (consistency across severity); per "
+                "demographic without CI",
+                **common,  # type: ignore[arg-type]
+            ),
+            seed,
         )
     ]
     spreads: tuple[tuple[str, str, Callable[[_Row], float], Callable[[_Row], str]], ...] = (
@@ -202,13 +204,16 @@ def extra_metrics(
             return m.group_spread(list(means.values()), spread)
 
         metrics.append(
-            metric_from_statistic(
-                name,
+            frame(
                 scored_records,
-                statistic,
-                statistic_name=f"{spread} of group means",
-                description=f"spread of the {what} ({spread} across groups)",
-                **common,  # type: ignore[arg-type]
+                StatisticSpec(
+                    name,
+                    statistic,
+                    statistic_name=f"{spread} of group means",
+                    description=f"spread of the {what} ({spread} across groups)",
+                    **common,  # type: ignore[arg-type]
+                ),
+                seed,
             )
         )
     return metrics
