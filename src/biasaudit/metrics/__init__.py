@@ -8,7 +8,7 @@ aggregation turns that into None with a reason).
 from biasaudit.metrics.bootstrap import bootstrap_ci, bootstrap_index_ci
 from biasaudit.metrics.contrasts import REST, Contrast
 from biasaudit.metrics.frame import MetricSpec, frame, sample_key
-from biasaudit.metrics.grouped import OUTCOMES, grouped_mean, outcome_rates
+from biasaudit.metrics.grouped import OUTCOMES, outcome_rates
 from biasaudit.metrics.permutation import PermutationNull, permutation_floor, permutation_null
 from biasaudit.metrics.statistic import StatisticSpec
 
@@ -22,7 +22,6 @@ __all__ = [
     "bootstrap_ci",
     "bootstrap_index_ci",
     "frame",
-    "grouped_mean",
     "outcome_rates",
     "permutation_floor",
     "permutation_null",

@@ -1,4 +1,4 @@
-"""`bootstrap_index_ci`, `metric_from_statistic` and `grouped_mean` against independent oracles.
+"""`bootstrap_index_ci`, `metric_from_statistic` and `frame` against independent oracles.
 
 Oracles: values, gaps and ratios by hand next to each assertion; every interval against a
 naive bootstrap loop written here from the documented draw order (per stratum in order of
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from tests.unit.core.bootstrap_oracle import naive_index_ci
 
-from biasaudit.metrics import bootstrap_ci, grouped_mean
+from biasaudit.metrics import MetricSpec, bootstrap_ci, frame
 from biasaudit.metrics.bootstrap import bootstrap_index_ci
 from biasaudit.metrics.statistic import metric_from_statistic
 from biasaudit.metrics.undefined import Undefined, or_none
@@ -179,12 +179,33 @@ def _naive_mean_ci(values: Sequence[float], clusters: Sequence[str] | None, seed
     )  # fmt: skip
 
 
-def test_grouped_mean_with_clusters_against_the_naive_loop() -> None:
+def _records(
+    values: Sequence[float | None],
+    groups: Sequence[str] | None = None,
+    clusters: Sequence[str] | None = None,
+) -> list[SampleRecord]:
+    """One record per value (None: no score), with its group "g" and cluster "k"."""
+    return [
+        SampleRecord(
+            benchmark="b", sample_id=str(i), sample_hash=str(i), exchanges=[], outcomes=[],
+            groups={
+                **({"g": groups[i]} if groups else {}),
+                **({"k": clusters[i]} if clusters else {}),
+            },
+            scores={"m": v},
+        )
+        for i, v in enumerate(values)
+    ]  # fmt: skip
+
+
+def test_a_clustered_mean_and_its_groups_against_the_naive_loop() -> None:
+    """`frame` (the one MetricValue builder; it replaced `grouped_mean`) of a clustered mean."""
     values = [1.0, 0.0, 1.0, None, 1.0, 0.0, 0.0, 1.0]
     groups = ["x", "x", "x", "x", "y", "y", "y", "y"]
     clusters = ["k0", "k0", "k1", "k1", "k2", "k3", "k3", "k4"]
-    metric = grouped_mean("m", values, groups, seed=3, clusters=clusters, n_resamples=300,
-                          description="desc", higher_is_better=True, score_key="sk")  # fmt: skip
+    spec = MetricSpec(name="m", score="m", group_by=["g"], cluster_by="k", n_resamples=300,
+                      description="desc", higher_is_better=True)  # fmt: skip
+    metric = frame(_records(values, groups, clusters), spec, 3)
     kept = [v for v in values if v is not None]
     kept_clusters = [c for c, v in zip(clusters, values, strict=True) if v is not None]
     assert metric.value == pytest.approx(4 / 7) and metric.n == 7 and metric.n_excluded == 1
@@ -192,10 +213,10 @@ def test_grouped_mean_with_clusters_against_the_naive_loop() -> None:
     assert (metric.ci_low, metric.ci_high) == pytest.approx(want, abs=1e-12)
     assert _naive_mean_ci(kept, None, 3, 300) != want  # clustering changes it here
     assert metric.ci is not None and metric.ci.n_resamples == 300
-    assert metric.ci.cluster_by == "cluster"
-    assert (metric.description, metric.higher_is_better, metric.score_key) == ("desc", True, "sk")
+    assert metric.ci.cluster_by == "k"
+    assert (metric.description, metric.higher_is_better, metric.score_key) == ("desc", True, "m")
     breakdown = metric.breakdowns[0]
-    assert breakdown.by == "group"  # no group_by name given
+    assert breakdown.by == "g"
     x, y = breakdown.groups
     # x: 1, 0, 1 (one None) -> 2/3; y: 1, 0, 0, 1 -> 1/2
     assert (x.value, x.n, y.value, y.n) == (pytest.approx(2 / 3), 3, 0.5, 4)
@@ -207,9 +228,9 @@ def test_grouped_mean_with_clusters_against_the_naive_loop() -> None:
     assert breakdown.ratio == pytest.approx((1 / 2) / (2 / 3))
 
 
-def test_grouped_mean_default_resamples_and_unclustered_ci() -> None:
+def test_an_unclustered_mean_of_continuous_scores_is_the_plain_bootstrap() -> None:
     values = [0.2, 0.9, 0.4, 0.7, 0.1]
-    metric = grouped_mean("m", values, None, seed=5)
+    metric = frame(_records(values), MetricSpec(name="m", score="m"), 5)
     assert metric.breakdowns == [] and metric.description == ""
     assert metric.ci is not None and metric.ci.n_resamples == 1000 and metric.ci.cluster_by is None
     want = _naive_mean_ci(values, None, 5, 1000)
@@ -217,23 +238,20 @@ def test_grouped_mean_default_resamples_and_unclustered_ci() -> None:
     assert metric.outcome_rates == {}
 
 
-def test_grouped_mean_degenerate_groups() -> None:
+def test_degenerate_groups() -> None:
+    spec = MetricSpec(name="m", score="m", group_by=["g"])
     # One group only: no gap, no ratio.
-    one = grouped_mean("m", [1.0, 0.5], ["x", "x"], seed=0, group_by="g")
+    one = frame(_records([1.0, 0.5], ["x", "x"]), spec, 0)
     assert one.breakdowns[0].by == "g"
     assert one.breakdowns[0].gap is None and one.breakdowns[0].ratio is None
     # Every group at 0: gap 0, ratio undefined (0 / 0), not 1.
-    zero = grouped_mean("m", [0.0, 0.0, 0.0, 0.0], ["x", "x", "y", "y"], seed=0)
+    zero = frame(_records([0.0, 0.0, 0.0, 0.0], ["x", "x", "y", "y"]), spec, 0)
     assert zero.breakdowns[0].gap == 0.0 and zero.breakdowns[0].ratio is None
     # Negative means: max <= 0, no ratio either.
-    neg = grouped_mean("m", [-1.0, -0.5], ["x", "y"], seed=0)
+    neg = frame(_records([-1.0, -0.5], ["x", "y"]), spec, 0)
     assert neg.breakdowns[0].gap == 0.5 and neg.breakdowns[0].ratio is None
-    # A group whose values are all missing has no value (not NaN) and does not enter the gap;
-    # all values missing: no value overall.
-    gone = grouped_mean("m", [None, None, 1.0], ["x", "x", "y"], seed=0)
-    x = gone.breakdowns[0].groups[0]
-    assert x.value is None and x.n == 0 and gone.breakdowns[0].gap is None
-    assert grouped_mean("m", [None, None], ["x", "y"], seed=0).value is None
+    # all values missing: no value overall
+    assert frame(_records([None, None], ["x", "y"]), spec, 0).value is None
 
 
 def test_or_none_maps_undefined_only() -> None:
@@ -303,10 +321,11 @@ def test_metric_from_statistic_seed_resamples_and_group_ci_without_clusters() ->
     assert undefined.undefined_reason == "the statistic is undefined here"
 
 
-def test_grouped_mean_group_interval_uses_the_given_resamples() -> None:
+def test_a_group_interval_uses_the_given_resamples() -> None:
     values = CONTINUOUS
     groups = ["x"] * 6 + ["y"] * 6
-    metric = grouped_mean("m", values, groups, seed=2, n_resamples=120)
+    spec = MetricSpec(name="m", score="m", group_by=["g"], n_resamples=120)
+    metric = frame(_records(values, groups), spec, 2)
     x = metric.breakdowns[0].groups[0]
     x_want = _naive_mean_ci(values[:6], None, 2, 120)
     assert (x.ci_low, x.ci_high) == pytest.approx(x_want, abs=1e-12)
@@ -329,10 +348,11 @@ def test_bootstrap_ci_computes_in_double_precision_for_float32_scores() -> None:
     assert mean_ci == pytest.approx(want_mean, abs=1e-12)
 
 
-def test_grouped_mean_in_double_precision_for_float32_scores() -> None:
+def test_a_mean_in_double_precision_for_float32_scores() -> None:
     values = [np.float32(i) / np.float32(7.0) for i in range(1, 13)]
     exact = [float(v) for v in values]  # float32 -> float64 is exact
-    metric = grouped_mean("m", values, ["x"] * 6 + ["y"] * 6, seed=0, n_resamples=50)  # type: ignore[arg-type]
+    spec = MetricSpec(name="m", score="m", group_by=["g"], n_resamples=50)
+    metric = frame(_records(values, ["x"] * 6 + ["y"] * 6), spec, 0)  # type: ignore[arg-type]
     assert metric.value == pytest.approx(sum(exact) / 12, abs=1e-15)
     x = metric.breakdowns[0].groups[0]
     assert x.value == pytest.approx(sum(exact[:6]) / 6, abs=1e-15)

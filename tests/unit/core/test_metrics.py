@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from biasaudit.metrics import bootstrap_ci, grouped_mean, outcome_rates
+from biasaudit.metrics import MetricSpec, bootstrap_ci, frame, outcome_rates
+from biasaudit.results.schema import SampleRecord
 
 
 def test_outcome_rates_counts_each_label() -> None:
@@ -54,13 +55,17 @@ def test_cluster_bootstrap_checks_lengths() -> None:
         bootstrap_ci([1.0, 2.0], seed=0, clusters=["a"])
 
 
-def test_grouped_mean_by_group_gap_ratio_and_exclusions() -> None:
+def test_a_mean_by_group_gap_ratio_exclusions_and_outcome_rates() -> None:
+    """`frame` (the one MetricValue builder) over records with outcomes and a missing score."""
     values = [1.0, 0.0, 1.0, 1.0, None]
     groups = ["x", "x", "y", "y", "y"]
     outcomes = [["answered"], ["answered"], ["answered"], ["refused"], ["unparsed"]]
-    metric = grouped_mean(
-        "acc", values, groups, seed=0, group_by="g", outcomes=outcomes, n_resamples=200
-    )
+    records = [
+        SampleRecord(benchmark="b", sample_id=str(i), sample_hash=str(i), exchanges=[],
+                     groups={"g": g}, outcomes=o, scores={"acc": v})
+        for i, (v, g, o) in enumerate(zip(values, groups, outcomes, strict=True))
+    ]  # fmt: skip
+    metric = frame(records, MetricSpec(name="acc", score="acc", group_by=["g"]), 0)
     assert metric.value == pytest.approx(0.75)
     assert metric.n == 4
     assert metric.n_excluded == 1

@@ -16,7 +16,7 @@ from biasaudit import api, plugin
 from biasaudit.benchmarks import Aggregate, Benchmark, Sample, SampleScore
 from biasaudit.data import DataStore
 from biasaudit.errors import CapabilityError, RunError
-from biasaudit.metrics import grouped_mean
+from biasaudit.metrics import MetricSpec, frame
 from biasaudit.models.replay import ReplayBackend
 from biasaudit.plugin import BenchmarkSpec
 from biasaudit.profile.frame import to_dataframe
@@ -65,11 +65,8 @@ class TwoRounds(Benchmark):
         )
 
     def aggregate(self, records: Sequence[SampleRecord], seed: int) -> Aggregate:
-        values = [None if r.excluded else float(r.scores["yes"]) for r in records]
-        groups = [r.groups["parity"] for r in records]
-        return Aggregate(
-            metrics=[grouped_mean("yes", values, groups, seed=seed, group_by="parity")]
-        )
+        spec = MetricSpec(name="yes", score="yes", group_by=["parity"])
+        return Aggregate(metrics=[frame(records, spec, seed)])
 
 
 def _replay_file(tmp_path: Path, answers: dict[str, str]) -> Path:

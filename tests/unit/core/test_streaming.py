@@ -19,7 +19,7 @@ from biasaudit import api, plugin
 from biasaudit.benchmarks import Aggregate, Job, Sample, SampleScore
 from biasaudit.benchmarks.calm.benchmark import CALM
 from biasaudit.data import DataStore
-from biasaudit.metrics import grouped_mean
+from biasaudit.metrics import MetricSpec, frame
 from biasaudit.models.replay import ReplayBackend
 from biasaudit.plugin import BenchmarkSpec
 from biasaudit.requests import Capability, GenerateRequest, Request, Response, request_key
@@ -72,11 +72,8 @@ class Staggered(Job):
         )
 
     def aggregate(self, records: Sequence[SampleRecord], seed: int) -> Aggregate:
-        values = [None if r.excluded else float(r.scores["yes"]) for r in records]
-        groups = [r.groups["parity"] for r in records]
-        return Aggregate(
-            metrics=[grouped_mean("yes", values, groups, seed=seed, group_by="parity")]
-        )
+        spec = MetricSpec(name="yes", score="yes", group_by=["parity"])
+        return Aggregate(metrics=[frame(records, spec, seed)])
 
 
 def answers() -> dict[str, str]:

@@ -1,7 +1,7 @@
 """Hand-built run directories for the report tests (imported as `report_runs`: a module named
 conftest would collide with the other test folders' conftest modules when collected together).
 
-Metrics are computed with the toolkit's own `grouped_mean` (seeded, cluster bootstrap), so
+Metrics are computed with the toolkit's own `frame` (seeded, cluster bootstrap), so
 the per-sample recovery in `biasaudit.report.values` meets the same numbers a real run has.
 """
 

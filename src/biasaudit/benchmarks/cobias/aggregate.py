@@ -17,7 +17,7 @@ from biasaudit.benchmarks import Aggregate
 from biasaudit.benchmarks.cobias import metrics
 from biasaudit.benchmarks.cobias.estimators import TauSettings
 from biasaudit.benchmarks.cobias.validation import length_correlation, spearman
-from biasaudit.metrics import grouped_mean
+from biasaudit.metrics.frame import MetricSpec, frame
 from biasaudit.results.schema import MetricValue, SampleRecord, Table
 
 STATEMENT_COLUMNS = ["id", "sentence", "cobias", "cv", "n_contexts"]
@@ -61,6 +61,20 @@ def rows_from_records(records: Sequence[SampleRecord]) -> list[Row]:
     ]
 
 
+def _as_records(rows: Sequence[Row]) -> list[SampleRecord]:
+    """The rows as the records `frame` reads (an ensemble's rows come from several runs)."""
+    return [
+        SampleRecord(
+            benchmark="cobias",
+            sample_id=row.id,
+            sample_hash=row.id,
+            groups={"source": row.group} if row.group else {},
+            scores={"cobias": row.cobias, "cv": row.cv},
+        )
+        for row in rows
+    ]
+
+
 def _value_metric(name: str, value: float | None, n: int, description: str) -> MetricValue:
     if value is not None and not math.isfinite(value):
         value = None
@@ -94,30 +108,32 @@ def aggregate_rows(
     rows: Sequence[Row], *, seed: int, scorer: str, flag_threshold: float | None = None
 ) -> Aggregate:
     groups = [r.group for r in rows] if rows and all(r.group for r in rows) else None
-    scores = [r.cobias for r in rows]
-    cvs = [r.cv for r in rows]
     scored = [r for r in rows if r.cobias is not None]
     summary = metrics.summarize([r.cobias for r in scored if r.cobias is not None])
+    by_source = ["source"] if groups is not None else []
+    records = _as_records(rows)
     metric_list = [
-        grouped_mean(
-            "cobias_mean",
-            scores,
-            groups,
-            seed=seed,
-            group_by="source",
-            score_key="cobias",
-            description=f"dataset COBIAS: mean of Eq. 3 over statements ({scorer}). "
-            + DIRECTION_NOTE,
+        frame(
+            records,
+            MetricSpec(
+                name="cobias_mean",
+                score="cobias",
+                group_by=by_source,
+                description=f"dataset COBIAS: mean of Eq. 3 over statements ({scorer}). "
+                + DIRECTION_NOTE,
+            ),
+            seed,
         ),
         _value_metric("cobias_sd", summary.sd, summary.n, "sample SD (ddof=1) of COBIAS"),
-        grouped_mean(
-            "cv_mean",
-            cvs,
-            groups,
-            seed=seed,
-            group_by="source",
-            score_key="cv",
-            description=f"mean context variance, Eq. 2 ({scorer})",
+        frame(
+            records,
+            MetricSpec(
+                name="cv_mean",
+                score="cv",
+                group_by=by_source,
+                description=f"mean context variance, Eq. 2 ({scorer})",
+            ),
+            seed,
         ),
         _value_metric(
             "cv_median",
