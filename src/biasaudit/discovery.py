@@ -13,8 +13,6 @@ declared sources (the store itself knows no benchmark).
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
-import importlib.resources
 import json
 import pkgutil
 import traceback
@@ -29,10 +27,14 @@ from biasaudit.benchmark_spec import BenchmarkSpec
 from biasaudit.data.source import DataSource
 from biasaudit.data.store import DataStore
 from biasaudit.errors import DataError, one_line
-from biasaudit.importing import read_resource
+from biasaudit.importing import entry_points, import_object, read_resource
 
 #: Entry-point group through which other packages add benchmarks.
 ENTRY_POINT_GROUP = "biasaudit.benchmarks"
+#: ... analyses of an installed benchmark (``BENCHMARK.ANALYSIS = module:attr``).
+ANALYSIS_ENTRY_POINTS = "biasaudit.analyses"
+#: ... the profile of an installed benchmark that declares none (``BENCHMARK = module:attr``).
+PROFILE_ENTRY_POINTS = "biasaudit.profiles"
 
 
 class _NotAPlugin(Exception):
@@ -100,9 +102,48 @@ def discover() -> dict[str, BenchmarkSpec]:
         if info.ispkg:
             module_name = f"{package.__name__}.{info.name}"
             add(info.name, module_name, partial(_module_spec, module_name))
-    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        add(entry.name, f"entry point {entry.name} = {entry.value}", entry.load)
-    return {name: found[name][0] for name in sorted(found)}
+    for name, ref in entry_points(ENTRY_POINT_GROUP):
+        add(name, f"entry point {name} = {ref}", partial(_load, ref))
+    specs = {name: found[name][0] for name in sorted(found)}
+    return _with_installed_parts(specs, problems)
+
+
+def _load(ref: str) -> Any:
+    """An entry point's object: ``module:attribute``, or a module."""
+    return import_object(ref) if ":" in ref else importlib.import_module(ref)
+
+
+def _with_installed_parts(
+    specs: dict[str, BenchmarkSpec], problems: list[DiscoveryProblem]
+) -> dict[str, BenchmarkSpec]:
+    """The specs with the analyses and profiles installed packages add to them: an entry
+    point ``BENCHMARK.ANALYSIS = module:attr`` in `ANALYSIS_ENTRY_POINTS` is one more analysis
+    of BENCHMARK; ``BENCHMARK = module:attr`` in `PROFILE_ENTRY_POINTS` is the profile of a
+    benchmark that declares none. A benchmark's own declarations always win (the entry point
+    is left out and recorded); nothing is imported here."""
+    for name, ref in entry_points(ANALYSIS_ENTRY_POINTS):
+        origin = f"entry point {name} = {ref}"
+        bench, _, analysis = name.partition(".")
+        spec = specs.get(bench)
+        if spec is None or not analysis:
+            message = f"'{name}' names no installed benchmark (BENCHMARK.ANALYSIS)"
+            problems.append(DiscoveryProblem(bench, origin, message))
+        elif analysis in spec.analyses:
+            message = f"benchmark '{bench}' already declares the analysis '{analysis}'"
+            problems.append(DiscoveryProblem(bench, origin, message))
+        else:
+            specs[bench] = spec.model_copy(update={"analyses": {**spec.analyses, analysis: ref}})
+    for name, ref in entry_points(PROFILE_ENTRY_POINTS):
+        origin = f"entry point {name} = {ref}"
+        spec = specs.get(name)
+        if spec is None:
+            problems.append(DiscoveryProblem(name, origin, f"no installed benchmark '{name}'"))
+        elif spec.profile is not None:
+            message = f"benchmark '{name}' already declares its profile {spec.profile}"
+            problems.append(DiscoveryProblem(name, origin, message))
+        else:
+            specs[name] = spec.model_copy(update={"profile": ref})
+    return specs
 
 
 def _module_spec(module_name: str) -> Any:

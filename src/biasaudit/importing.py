@@ -1,5 +1,7 @@
 """Objects and files named by reference (stdlib only): the one ``"module:attribute"``
-importer, the one ``"package:file"`` resource reader and the one "did you mean" hint.
+importer, the one ``"package:file"`` resource reader, the one "did you mean" hint and the one
+reader of entry points (what installed packages add: benchmarks, their analyses and profiles,
+backends).
 
 Plug-ins name their parts by reference (a spec's benchmark class, profile, analyses, report
 view; a registry's backends; a YAML task's reader), so that listing them imports nothing heavy.
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.metadata
 import importlib.resources
 from collections.abc import Iterable
 from typing import Any
@@ -43,3 +46,9 @@ def did_you_mean(name: str, known: Iterable[str]) -> str:
     """``"; did you mean 'a', 'b'?"`` for up to three close names, else ``""``."""
     close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
     return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+
+
+def entry_points(group: str) -> list[tuple[str, str]]:
+    """(name, reference) of every entry point installed packages declare in `group`, in the
+    order importlib.metadata finds them; the references are not imported."""
+    return [(entry.name, entry.value) for entry in importlib.metadata.entry_points(group=group)]

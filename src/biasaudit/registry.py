@@ -17,13 +17,12 @@ point never replaces a built-in name: it is left out and recorded (`problems`).
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
 from biasaudit.errors import PluginError, UnknownNameError, one_line
-from biasaudit.importing import did_you_mean, import_object
+from biasaudit.importing import did_you_mean, entry_points, import_object
 
 T = TypeVar("T")
 
@@ -71,16 +70,16 @@ class Registry(Generic[T]):
         if self._scanned or self.entry_point_group is None:
             return
         self._scanned = True
-        for entry in importlib.metadata.entry_points(group=self.entry_point_group):
-            if entry.name in self._paths:
+        for name, ref in entry_points(self.entry_point_group):
+            if name in self._paths:
                 self.problems.append(
-                    f"{self.kind} '{entry.name}' of entry point {entry.value} skipped: the "
-                    f"name is taken by {self._paths[entry.name]}"
+                    f"{self.kind} '{name}' of entry point {ref} skipped: the "
+                    f"name is taken by {self._paths[name]}"
                 )
                 continue
-            self._paths[entry.name] = entry.value
-            self._descriptions[entry.name] = ""
-            self._from_entry_points.add(entry.name)
+            self._paths[name] = ref
+            self._descriptions[name] = ""
+            self._from_entry_points.add(name)
 
     def names(self) -> list[str]:
         self._scan()
