@@ -250,7 +250,11 @@ def test_degenerate_groups() -> None:
     # Negative means: max <= 0, no ratio either.
     neg = frame(_records([-1.0, -0.5], ["x", "y"]), spec, 0)
     assert neg.breakdowns[0].gap == 0.5 and neg.breakdowns[0].ratio is None
-    # all values missing: no value overall
+    # A group whose values are all missing has no value (not NaN) and does not enter the gap;
+    # all values missing: no value overall.
+    gone = frame(_records([None, None, 1.0], ["x", "x", "y"]), spec, 0)
+    x = gone.breakdowns[0].groups[0]
+    assert x.value is None and x.n == 0 and gone.breakdowns[0].gap is None
     assert frame(_records([None, None], ["x", "y"]), spec, 0).value is None
 
 
