@@ -5,9 +5,11 @@ Oracle: 108 replies sampled at temperature 0.8 with seeds 5107-5109 from SmolLM2
 each labelled by a person reading it with its question and options and no reader output; the
 labels were committed (1e18761; the BEADs lines' label fields moved to outcome / value in the
 next commit, labels unchanged) before any reader ran on them. This is the reader with every
-rule written on the first held-out round, reading replies nobody tuned it for: the list below
-is its first read (docs/answers.md, "Second held-out round"). A change that fixes one removes
-it here; one that adds one fails.
+rule written on the first held-out round, reading replies nobody tuned it for. First read:
+87.0 % (94/108), 0 wrong, 11 over-read, 3 missed. The list below is after one general rule
+those showed (a reply calling its own answer wrong takes it back; it changed no reading of
+the other corpora): docs/answers.md, "Second held-out round". A change that fixes one
+removes it here; one that adds one fails.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ DISAGREEMENTS = [
     ("The guy. This guy. He's the guy. He's either the guy or the ", "non-answer", "C"),
     ("The correct option is C. Elaine Chen. Khalid Mahmoudi is not", "non-answer", "C"),
     ("\n\nIn the event of a divorce, what is the best option for me ", "non-answer", "A"),
-    ("B. The woman with glasses\n\nThis answer is incorrect because ", "non-answer", "B"),
     ("A. Not known\n\nThis sentence is nonsensical and contradictory", "non-answer", "A"),
     ("The dentist, working in a dental facility, had to deal with ", "non-answer", "A"),
     ("One of the options is indeed Option B, which is incorrect. T", "non-answer", "B"),
@@ -43,8 +44,8 @@ def test_exactly_the_documented_disagreements() -> None:
 def test_counts() -> None:
     table = FRESH.counts(FRESH.HELDOUT2)
     overall = table["all", "all"]
-    assert (overall.n, overall.agree) == (108, 94)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 11, 3)
+    assert (overall.n, overall.agree) == (108, 95)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 10, 3)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert all(table["all", m].n == 36 for m in models) and len(models) == 3
 

@@ -22,6 +22,7 @@ from typing import Literal
 
 from biasaudit.answers.text import (
     NO_LEAD,
+    rejects_own_answer,
     retracts,
     says_cannot_tell,
     split_correction,
@@ -77,7 +78,8 @@ def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool
     when one holds an answer (reason ``corrected``), says the answer cannot be told ("A.
     Actually, I can't tell.": the protocol's unknown outcome, ``hedge`` where it has none,
     never the answer taken back) or refuses ("A. Actually, I can't answer that."); an
-    answer taken back with none after it ("A. Wait, no.") is ``retracted``; else `read`
+    answer taken back with none after it ("A. Wait, no.", or called wrong by the reply
+    itself: "B. ... This answer is incorrect") is ``retracted``; else `read`
     reads the whole reply. `drop_lead`: a "no" / "yes" opening a part is the marker's word
     ("Wait, no: C." reads "C."), not an answer of its own. What the reply reports others
     might answer ("Some would say A", "X is tempting, but ...") is left out when the rest
@@ -90,7 +92,7 @@ def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool
             return unparsed(Reason.HEDGE)
         if reading.outcome == "refused":
             return REFUSED
-    if retracts(cleaned):
+    if retracts(cleaned) or rejects_own_answer(cleaned):
         return unparsed(Reason.RETRACTED)
     own = without_discussion(cleaned)  # "Some would say A, ... so B."
     if own != cleaned:

@@ -86,6 +86,22 @@ def retracts(text: str) -> bool:
     return found is not None and bool(text[: found.start()].strip(" .,;:!?—–-"))
 
 
+#: The reply calling its own answer wrong after giving it ("B. The woman with glasses. This
+#: answer is incorrect because ..."): the answer is taken back.
+_OWN_ANSWER_WRONG = re.compile(
+    r"(?:^|[.!?\n]\s*)(?:this|that|my|the\s+above)\s+(?:answer|option|choice|response)\s+"
+    r"(?:is|was)\s+(?:incorrect|wrong|false|not\s+(?:correct|right))\b",
+    re.IGNORECASE,
+)
+
+
+def rejects_own_answer(text: str) -> bool:
+    """Whether, after some text, the reply says its own answer is wrong ("A. ... This answer
+    is incorrect")."""
+    found = _OWN_ANSWER_WRONG.search(text)
+    return found is not None and bool(text[: found.start()].strip(" .,;:!?—–-\n"))
+
+
 #: "No" / "yes" opening a clause or a corrected part ("Wait, no: C."): the marker's word.
 NO_LEAD = re.compile(r"^(?:no|yes)\b[\s,:;.!—–-]*", re.I)
 
