@@ -8,8 +8,8 @@ next commit, labels unchanged) before any reader ran on them. This is the reader
 rule written on the first held-out round, reading replies nobody tuned it for. First read:
 87.0 % (94/108), 0 wrong, 11 over-read, 3 missed. The list below is after one general rule
 those showed (a reply calling its own answer wrong takes it back; elsewhere it changed one
-reading, tests/unit/test_parser_corpora.py): docs/answers.md, "Second held-out round". A change that fixes one
-removes it here; one that adds one fails.
+reading, tests/unit/test_parser_corpora.py): docs/answers.md, "Second held-out round". A
+change that fixes one removes it here; one that adds one fails.
 """
 
 from __future__ import annotations
