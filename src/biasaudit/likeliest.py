@@ -30,7 +30,6 @@ from typing import Literal
 
 Normalisation = Literal["sum", "per_token", "per_char"]
 Ties = Literal["abstain", "first"]
-NORMALISATIONS: tuple[Normalisation, ...] = ("sum", "per_token", "per_char")
 
 #: The exclusion reason of a sample whose best options tie under ``abstain``.
 TIE_REASON = "options tie"

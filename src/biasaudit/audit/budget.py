@@ -49,19 +49,20 @@ def forecast_plans(
     return out
 
 
-#: The run settings a pilot takes from the audit's (the cache, so the audit reads its replies).
-_PILOT_SETTINGS = ("cache_path", "use_cache", "batch_size", "seed")
-
-
 def pilot(
-    plans: Sequence[BenchmarkPlan], model: str, model_args: dict[str, Any] | None, **kw: Any
+    plans: Sequence[BenchmarkPlan],
+    model: str,
+    model_args: dict[str, Any] | None,
+    *,
+    seed: int,
+    cache_path: str | Path | None = None,
+    use_cache: bool = True,
 ) -> dict[str, Cost]:
     """Measure `model`'s cost on each plan's benchmark: its first few samples, replies cached
     (the audit that follows reads them back when its draw holds them)."""
     from biasaudit.api import run_plan
     from biasaudit.runner.plan import RunHooks, RunPlan
 
-    settings = {k: v for k, v in kw.items() if k in _PILOT_SETTINGS}
     measured: dict[str, Cost] = {}
     for plan in plans:
         pilot_plan = RunPlan(
@@ -69,7 +70,9 @@ def pilot(
             limit=PILOT_SAMPLES,
             tolerate=True,
             hooks=RunHooks(progress=False),
-            **settings,
+            seed=seed,
+            cache_path=cache_path,  # the audit's cache: it reads these replies back
+            use_cache=use_cache,
         )
         run = run_plan(pilot_plan, model, model_args)
         for result in run.benchmarks:
@@ -102,7 +105,7 @@ def budget_plans(
     missing = [p for p in runnable if p.name not in costs]
     if missing and measure:
         cache = {k: v for k, v in run_kwargs.items() if k in ("cache_path", "use_cache")}
-        costs.update(pilot(missing, model, model_args, seed=seed, data_dir=data_dir, **cache))
+        costs.update(pilot(missing, model, model_args, seed=seed, **cache))
     why = "the pilot could not measure it" if measure else "--plan-only loads no model"
     unmeasured = {
         p.name: f"no measured cost of {model} on it ({why}); outside the budget"

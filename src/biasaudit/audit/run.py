@@ -102,7 +102,6 @@ def audit_one(
     seed: int = 0,
     shard: tuple[int, int] | None = None,
     progress: bool = True,
-    data_dir: str | Path | None = None,
     **run_kwargs: Any,
 ) -> AuditRun:
     """One model's audit into `folder` (a run folder plus audit.json). The benchmarks are
@@ -234,7 +233,6 @@ def audit(
                 plans,
                 folder,
                 seed=seed,
-                data_dir=data_dir,
                 model_args=model_args,
                 **run_kwargs,
             )

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from biasaudit._version import __version__
-from biasaudit.cli.args import data_options, model_options, run_options
+from biasaudit.cli.args import data_options, model_options, run_options, run_settings
 from biasaudit.cli.commands import (
     EXIT_INCOMPLETE,
     cmd_list,
@@ -38,7 +38,6 @@ def _parse_options(pairs: list[str], benchmarks: list[str]) -> dict[str, dict[st
 def cmd_run(args: argparse.Namespace) -> int:
     from biasaudit.api import evaluate
     from biasaudit.options import parse_cli_pairs
-    from biasaudit.runner.runner import parse_shard
     from biasaudit.textfmt import format_table
 
     if args.help_options:
@@ -61,18 +60,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         options=options,
         model_args=parse_cli_pairs(args.model_arg),
         output_dir=args.output,
-        data_dir=args.data_dir,
-        cache_path=args.cache,
-        use_cache=not args.no_cache,
-        seed=args.seed,
-        batch_size=args.batch_size,
         limit=args.limit,
         sample=args.sample,
-        shard=parse_shard(args.shard) if args.shard else None,
-        resume=args.resume,
-        overwrite=args.overwrite,
-        progress=not args.quiet,
-        max_failed_samples=args.max_failed_samples,
+        **run_settings(args),
     )
     from biasaudit.profile.display import METRIC_COLUMNS, metric_row, status_lines
 

@@ -198,3 +198,22 @@ def run_options() -> argparse.ArgumentParser:
         "or failed (exit status 3); default 0",
     )
     return parent
+
+
+def run_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The parsed `data_options` and `run_options` as the keyword arguments `evaluate` and
+    `audit` take (one translation for both commands)."""
+    from biasaudit.runner.runner import parse_shard
+
+    return {
+        "data_dir": args.data_dir,
+        "cache_path": args.cache,
+        "use_cache": not args.no_cache,
+        "seed": args.seed,
+        "batch_size": args.batch_size,
+        "shard": parse_shard(args.shard) if args.shard else None,
+        "resume": args.resume,
+        "overwrite": args.overwrite,
+        "progress": not args.quiet,
+        "max_failed_samples": args.max_failed_samples,
+    }

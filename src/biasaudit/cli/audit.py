@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from biasaudit.audit.planner import parse_duration
-from biasaudit.cli.args import model_options, run_options
+from biasaudit.cli.args import model_options, run_options, run_settings
 from biasaudit.errors import RunError
 from biasaudit.suites import SUITES
 
@@ -19,7 +19,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
     from biasaudit.audit.run import audit
     from biasaudit.options import parse_cli_pairs
     from biasaudit.plugin import names
-    from biasaudit.runner.runner import parse_shard
 
     chosen = [b.strip() for b in args.benchmarks.split(",") if b.strip()] if args.benchmarks else []
     budget_s = parse_duration(args.budget) if args.budget else None
@@ -34,17 +33,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         benchmarks=chosen or None,
         options=_options(args.option, chosen or names()),
         model_args=parse_cli_pairs(args.model_arg),
-        data_dir=args.data_dir,
-        seed=args.seed,
-        cache_path=args.cache,
-        use_cache=not args.no_cache,
-        batch_size=args.batch_size,
-        shard=parse_shard(args.shard) if args.shard else None,
-        resume=args.resume,
-        overwrite=args.overwrite,
-        progress=not args.quiet,
-        max_failed_samples=args.max_failed_samples,
         budget_s=budget_s,
+        **run_settings(args),
     )
     for item in runs:
         print_summary(item.info)

@@ -17,7 +17,6 @@ premise/hypothesis samples" is not specific; spec §2.3 Step 2).
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ from typing import Any
 from biasaudit.benchmarks.bbnli.dataset import normalise_subtopic, placeholders, render
 from biasaudit.datasets.files import iter_json_lines
 from biasaudit.errors import DataError
+from biasaudit.hashing import text_sha256
 from biasaudit.requests import MASK
 
 GROUPS = ("GROUP1", "GROUP2")
@@ -59,7 +59,7 @@ class MaskedSample:
 
 def digest(*parts: str) -> str:
     """Stable short id of a tuple of texts."""
-    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+    return text_sha256(*parts, sep="\x1f")[:16]
 
 
 def mask_word(template: str, word: str) -> str:
