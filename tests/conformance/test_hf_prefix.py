@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.models import load_backend
-from biasaudit.models.hf.prefix import prefix_groups
+from biasaudit.models.hf.prefix import group_batches, prefix_groups
 from biasaudit.requests import LoglikelihoodRequest
 
 pytest.importorskip("torch")
@@ -57,3 +57,29 @@ def test_groups_by_hand() -> None:
         [1, 2, 3, 8, 8, 8],  # 3 shared tokens < MIN_SHARED: alone
     ]
     assert prefix_groups(sequences) == [(4, [3, 0, 2]), (6, [4]), (2, [1])]
+
+
+def test_a_short_shared_opening_does_not_make_a_group() -> None:
+    # 4 shared tokens (MIN_SHARED) but less than half of the 10-token members: scored whole
+    opening = [[1, 2, 3, 4, 5, 5, 5, 5, 5, 5], [1, 2, 3, 4, 6, 6, 6, 6, 6, 6]]
+    assert prefix_groups(opening) == [(10, [0]), (10, [1])]
+    # 5 of 10 shared: half of every member, one group
+    half = [[1, 2, 3, 4, 5, 5, 5, 5, 5, 5], [1, 2, 3, 4, 5, 6, 6, 6, 6, 6]]
+    assert prefix_groups(half) == [(5, [0, 1])]
+    # a third member would shrink the shared prefix below half of the longest: a new group
+    third = [[1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, 7, 9], [1, 2, 3, 4, 9, 9, 9, 9, 9, 9]]
+    assert prefix_groups(third) == [(7, [0, 1]), (10, [2])]
+
+
+def test_batches_hold_whole_groups_longest_first() -> None:
+    sequences = [
+        [1, 2, 3, 4, 5, 1],  # group A (5 shared) with 1
+        [1, 2, 3, 4, 5, 2],
+        [7, 7],  # alone, 2 tokens
+        [8, 8, 8, 8, 8, 8, 8, 1],  # group B (7 shared) with 4 and 5
+        [8, 8, 8, 8, 8, 8, 8, 2],
+        [8, 8, 8, 8, 8, 8, 8, 3],
+    ]
+    # groups by length: B (8 tokens), A (6), [7, 7] (2); two groups per batch
+    assert group_batches(sequences, 2) == [[3, 4, 5, 0, 1], [2]]
+    assert group_batches(sequences, 1) == [[3, 4, 5], [0, 1], [2]]

@@ -64,6 +64,12 @@ class Backend:
     def default_batch_size(self) -> int:
         return 8
 
+    def call_size(self, kind: Capability) -> int:
+        """Requests of `kind` the runner sends per call (and writes to the cache at once)
+        when the user sets no `--batch-size`; default `default_batch_size()`. A backend that
+        groups requests within a call (shared prefixes) asks for larger calls of cheap kinds."""
+        return self.default_batch_size()
+
     def conversation_window(self) -> int | None:
         """How many samples the runner keeps in flight at once; None: all of them.
 

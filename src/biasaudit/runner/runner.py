@@ -120,10 +120,20 @@ class _Bars:
             bar.update(n)
 
 
+def _trie_key(request: Request) -> tuple[str, str]:
+    """Log-likelihood requests in text order, so that those sharing a context (an item's
+    options) or an opening (a pair's sentences) reach the backend in the same call and next
+    to each other: the hf backend evaluates a shared prefix once per call, llama.cpp reuses
+    the previous request's KV cells."""
+    return (getattr(request, "context", ""), getattr(request, "continuation", ""))
+
+
 class _Resolver:
     """Answers a round of requests from the cache, sending the misses in sorted batches."""
 
-    def __init__(self, backend: Backend, cache: Cache, batch_size: int, bar: _Bars | None) -> None:
+    def __init__(
+        self, backend: Backend, cache: Cache, batch_size: int | None, bar: _Bars | None
+    ) -> None:
         self.backend = backend
         self.cache = cache
         self.batch_size = batch_size
@@ -143,9 +153,13 @@ class _Resolver:
         for key, request in misses:
             by_kind[Capability(request.kind)].append((key, request))
         for kind, items in by_kind.items():
-            items.sort(key=lambda item: request_length(item[1]), reverse=True)
-            for start in range(0, len(items), self.batch_size):
-                batch = items[start : start + self.batch_size]
+            if kind is Capability.LOGLIKELIHOOD:  # trie order: an item's options adjacent
+                items.sort(key=lambda item: _trie_key(item[1]))
+            else:
+                items.sort(key=lambda item: request_length(item[1]), reverse=True)
+            size = self.batch_size or self.backend.call_size(kind)
+            for start in range(0, len(items), size):
+                batch = items[start : start + size]
                 responses = self.backend.dispatch(kind, [r for _, r in batch])
                 batch_answers = list(zip([k for k, _ in batch], responses, strict=True))
                 self.cache.put_many(batch_answers)
@@ -225,9 +239,7 @@ def run_benchmark(
         else None
     )
     bars = [b for b in (bar, config.overall if config.progress else None) if b is not None]
-    resolver = _Resolver(
-        backend, cache, config.batch_size or backend.default_batch_size(), _Bars(bars)
-    )
+    resolver = _Resolver(backend, cache, config.batch_size, _Bars(bars))
     records: list[SampleRecord] = []
     table = CompactTable(kept_data_keys(benchmark))
     exchange_digests: list[str] = []

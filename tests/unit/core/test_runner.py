@@ -17,10 +17,11 @@ from biasaudit.benchmarks import Aggregate, Benchmark, Sample, SampleScore
 from biasaudit.data import DataStore
 from biasaudit.errors import CapabilityError, RunError
 from biasaudit.metrics import MetricSpec, frame
+from biasaudit.models.base import Backend
 from biasaudit.models.replay import ReplayBackend
 from biasaudit.plugin import BenchmarkSpec
 from biasaudit.profile.frame import to_dataframe
-from biasaudit.requests import Capability, GenerateRequest, Request, Response
+from biasaudit.requests import Capability, GenerateRequest, LoglikelihoodRequest, Request, Response
 from biasaudit.results.io import iter_samples, read_results
 from biasaudit.results.schema import Exchange, SampleRecord
 from biasaudit.runner.cache import ResponseCache
@@ -267,3 +268,78 @@ def test_conversation_window_sends_each_conversation_back_to_back(
     assert backend.batches == expected
     assert [r.scores["yes"] for r in records] == [2, 0, 1, 0, 2, 0]
     assert result.requests_sent == 6 and result.requests_cached == 3
+
+
+class Options(Benchmark):
+    """Three items of two options each, as log-likelihood requests; score = option 0 wins."""
+
+    name = "options"
+    version = "1"
+
+    def required_capabilities(self) -> frozenset[Capability]:
+        return frozenset({Capability.LOGLIKELIHOOD})
+
+    def data_keys(self) -> list[str]:
+        return []
+
+    def load_samples(self) -> list[Sample]:
+        items = {"i0": "Zebras run", "i1": "Ants carry", "i2": "Bees make"}
+        return [Sample(id=k, data={"context": v}) for k, v in items.items()]
+
+    def next_requests(self, sample: Sample, exchanges: Sequence[Exchange]) -> list[Request]:
+        if exchanges:
+            return []
+        context = sample.data["context"]
+        return [LoglikelihoodRequest(context=context, continuation=c) for c in (" far", " a")]
+
+    def score_sample(self, sample: Sample, exchanges: Sequence[Exchange]) -> SampleScore:
+        first, second = (e.response.logprob or 0.0 for e in exchanges)
+        return SampleScore(outcomes=["answered"], scores={"first": float(first > second)})
+
+    def aggregate(self, records: Sequence[SampleRecord], seed: int) -> Aggregate:
+        return Aggregate(metrics=[frame(records, MetricSpec(name="first", score="first"), seed)])
+
+
+class CallLog(Backend):
+    """Answers log-likelihoods by length (longer = likelier) and logs each call's requests;
+    asks for log-likelihood calls of 4 (a backend that groups within a call)."""
+
+    name = "call-log"
+    capabilities = frozenset({Capability.LOGLIKELIHOOD})
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def call_size(self, kind: Capability) -> int:
+        return 4 if kind is Capability.LOGLIKELIHOOD else 1
+
+    def loglikelihood(self, requests: Sequence[LoglikelihoodRequest]) -> list[Response]:
+        self.calls.append([r.context + r.continuation for r in requests])
+        return [
+            Response(kind=Capability.LOGLIKELIHOOD, logprob=len(r.continuation)) for r in requests
+        ]
+
+
+def test_loglikelihood_requests_reach_the_backend_in_text_order(
+    tmp_path: Path, store: DataStore
+) -> None:
+    bench = Options(Options.Options(), store)
+    backend = CallLog()
+    result, _ = run_benchmark(
+        bench, backend, ResponseCache(tmp_path / "c.sqlite"), RunConfig(progress=False)
+    )
+    # by hand: text order keeps each item's two options adjacent (the longest-first order
+    # would put every " far" before every " a"); calls of the backend's call_size, 4
+    assert backend.calls == [
+        ["Ants carry a", "Ants carry far", "Bees make a", "Bees make far"],
+        ["Zebras run a", "Zebras run far"],
+    ]
+    assert result.metric("first").value == 1.0
+    backend.calls.clear()
+    run_benchmark(
+        bench,
+        backend,
+        ResponseCache(tmp_path / "d.sqlite"),
+        RunConfig(batch_size=3, progress=False),
+    )
+    assert [len(call) for call in backend.calls] == [3, 3]  # --batch-size wins over call_size

@@ -42,6 +42,9 @@ from biasaudit.models.llamacpp.loading import weights_sha256
 from biasaudit.options import parse_options
 from biasaudit.requests import Capability, ClassifyRequest, Response
 
+#: log-likelihood requests per runner call (`HFBackend.call_size`)
+LOGLIKELIHOOD_CALL = 256
+
 # names other modules and tests import from here (they moved to hf_loading / hf_masked)
 __all__ = [
     "TASK_CAPABILITIES",
@@ -145,6 +148,15 @@ class HFBackend(CausalLM, MaskedLM):
         return "|".join(parts)
 
     def default_batch_size(self) -> int:
+        return self.args.batch_size
+
+    def call_size(self, kind: Capability) -> int:
+        """Log-likelihood calls of `LOGLIKELIHOOD_CALL` requests: the call is grouped by
+        shared prefix and sorted by length before its `batch_size` forward passes, which
+        small calls defeat (WinoBias, 1,268 requests in trie order, 2 cores: calls of 8
+        42.5 s, of 64 36.1 s, of 512 35.3 s; StereoSet 35.1 / 26.0 / 24.3 s)."""
+        if kind is Capability.LOGLIKELIHOOD:
+            return max(self.args.batch_size, LOGLIKELIHOOD_CALL)
         return self.args.batch_size
 
     def close(self) -> None:

@@ -45,11 +45,18 @@ class CausalLM(HFModel):
                 responses[i] = error_response(kind, problem)
             else:
                 ready.append(i)
-        if self.args.share_prefix:  # sharers adjacent, so that one batch holds them
-            ready.sort(key=lambda i: pairs[i][0] + pairs[i][1])
+        if self.args.share_prefix:  # batches of whole sharing groups
+            from biasaudit.models.hf.prefix import group_batches
+
+            sequences = [(pairs[i][0] + pairs[i][1])[:-1] for i in ready]
+            batches = [
+                [ready[k] for k in batch]
+                for batch in group_batches(sequences, self.args.batch_size)
+            ]
         else:
             ready.sort(key=lambda i: -(len(pairs[i][0]) + len(pairs[i][1])))
-        for chunk in index_batches(ready, self.args.batch_size):
+            batches = list(index_batches(ready, self.args.batch_size))
+        for chunk in batches:
             for i, response in zip(
                 chunk, self._score_causal([pairs[i] for i in chunk]), strict=True
             ):

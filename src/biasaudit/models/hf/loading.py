@@ -48,11 +48,11 @@ class HFArgs(BaseModel):
     batch_size: int = Field(8, ge=1)
     #: masked copies per forward pass for pseudo-log-likelihood
     mask_batch_size: int = Field(128, ge=1)
-    #: log-likelihood requests sharing leading tokens (an item's options, a pair's two
-    #: sentences) evaluate them once through the KV cache (`biasaudit.models.hf.prefix`).
-    #: Off by default: on CPU it measured 0.62x (CrowS-Pairs) to 1.07x (BBQ) the plain batch
-    #: (bench/RESULTS.md); worth trying where contexts are long and shared
-    share_prefix: bool = False
+    #: log-likelihood requests sharing most of their leading tokens (an item's options after
+    #: one prompt) evaluate them once through the KV cache (`biasaudit.models.hf.prefix`):
+    #: 1.9x the plain batch on WinoBias, 1.2x on StereoSet, level on CrowS-Pairs (2 CPU
+    #: cores, bench/share_prefix.py, bench/RESULTS.md); off gives the plain batch
+    share_prefix: bool = True
     gguf_file: str | None = None
     revision: str | None = None
     trust_remote_code: bool = False

@@ -2,8 +2,10 @@
 
 The options of one item (BBQ's answers after one context, StereoSet's sentences before the
 blank is filled) and the two sentences of a CrowS-Pairs pair begin with the same tokens. A
-plain batch evaluates those tokens once per request. Here the requests of a batch are sorted
-by their tokens and adjacent ones sharing at least `MIN_SHARED` leading tokens form a group:
+plain batch evaluates those tokens once per request. Here the requests are sorted by their
+tokens and adjacent ones sharing at least `MIN_SHARED` leading tokens, and at least half of
+each member's tokens, form a group; whole groups are packed into batches (`group_batches`),
+and each batch runs two passes:
 
 1. **prefix pass**: every group's shared prefix, right-padded into one batch, with the KV
    cache kept; logits are projected only at the positions some member scores;
@@ -15,10 +17,12 @@ A request alone in its group is evaluated whole in the prefix pass. The values e
 batch's up to float summation order (tests/conformance/test_hf_prefix.py: 1e-4; 2.1e-4 at
 most over 604 CrowS-Pairs sentences on SmolLM2).
 
-Opt-in (`-M share_prefix=true`): measured on 2 CPU cores with SmolLM2-135M, batch 16, it
-took 25 s against the plain batch's 16 s on 604 CrowS-Pairs sentences (a pair shares ~20 % of
-its tokens; two passes and the cache gather cost more than that saves) and 11.1 s against
-11.8 s on 300 BBQ options (100 contexts of ~60 tokens, 3 options each).
+On by default (`-M share_prefix=false` turns it off). Measured on 2 CPU cores with
+SmolLM2-135M, batch 64, against the plain batch on the same requests (bench/share_prefix.py):
+WinoBias 1.9x (a ~34-token prompt, two 2-token options), StereoSet intrasentence 1.2x,
+CrowS-Pairs level (a pair shares ~20 % of its tokens, below the half a group needs, so pairs
+are scored whole). Before groups needed half their members' tokens, a short shared opening
+made long suffixes that the suffix pass padded (0.69x on CrowS-Pairs, 1.07x on WinoBias).
 """
 
 from __future__ import annotations
@@ -53,7 +57,12 @@ def _forward_at(model: Any, inputs: dict[str, Any], rows: Any, cols: Any) -> tup
 
 def prefix_groups(sequences: Sequence[Sequence[int]]) -> list[tuple[int, list[int]]]:
     """(shared prefix length, member indices) for sequences sorted by their tokens; a group's
-    prefix never exceeds its shortest member (which then has no suffix)."""
+    prefix never exceeds its shortest member (which then has no suffix).
+
+    A sequence joins the group before it only when the shared prefix is at least `MIN_SHARED`
+    tokens and at least half of every member's tokens: the suffix pass pads every member to
+    the longest suffix of its batch, so a short shared opening ("The physician ...") before
+    long different remainders costs more than evaluating the sequences whole."""
     order = sorted(range(len(sequences)), key=lambda i: list(sequences[i]))
     groups: list[tuple[int, list[int]]] = []
     for i in order:
@@ -61,11 +70,28 @@ def prefix_groups(sequences: Sequence[Sequence[int]]) -> list[tuple[int, list[in
             shared, members = groups[-1]
             first = sequences[members[0]]
             common = min(shared, common_prefix(list(first), list(sequences[i])), len(sequences[i]))
-            if common >= MIN_SHARED:
+            longest = max(len(sequences[m]) for m in [*members, i])
+            if common >= MIN_SHARED and 2 * common >= longest:
                 groups[-1] = (common, [*members, i])
                 continue
         groups.append((len(sequences[i]), [i]))
     return groups
+
+
+def group_batches(sequences: Sequence[Sequence[int]], batch_size: int) -> list[list[int]]:
+    """The sequences' indices in batches of `batch_size` whole `prefix_groups` (the prefix
+    pass's rows), longest groups first, so that a batch's sharers are together and its rows
+    are of similar length (little padding in either pass). Counting groups, not requests,
+    keeps the two passes about as many per request as the plain batch's one: short items
+    (StereoSet's 7-token sentences) are dominated by each forward pass's fixed cost."""
+    groups = sorted(
+        prefix_groups(sequences),
+        key=lambda group: (-max(len(sequences[m]) for m in group[1]), group[1][0]),
+    )
+    return [
+        [m for _, members in groups[start : start + batch_size] for m in members]
+        for start in range(0, len(groups), batch_size)
+    ]
 
 
 def shared_prefix_logprobs(
