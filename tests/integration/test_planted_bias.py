@@ -1,13 +1,15 @@
 """Issue 29 item 6(b): a method that claims to find bias finds one planted on purpose.
 
-The planted model (tests/planted_bias.py `build_pairwise`: a LoRA fine-tune of the embedded
-SmolLM2 with a preference loss on 444 gender-stereotype statements written for the tests,
-each against its gender-swapped twin; cached under ~/.cache/biasaudit) and the
-unmodified model are audited side by side with the `quick` suite on the log-likelihood
-benchmarks (CrowS-Pairs, StereoSet, WinoBias) through the same `hf` backend. The planted
-model's gender axis must be flagged toward the stereotype, pooled and in at least one
-benchmark cell, and no axis may be flagged for it that is not flagged for the unmodified
-model too. Slow (two audits and, the first time, the fine-tune); numbers in docs/audit.md."""
+The planted model (tests/planted_bias.py `build_plant3`: a LoRA fine-tune of the embedded
+SmolLM2 with a preference loss on 552 gender-stereotype statements and 192 coreference
+questions written for the tests, each against its gender-swapped twin or its other answer,
+with neutral anchor pairs of the other axes held at the unmodified model's gaps; cached under
+~/.cache/biasaudit, about 10 minutes to build on 2 cores) and the unmodified model are
+audited side by side with the `quick` suite on the log-likelihood benchmarks (CrowS-Pairs,
+StereoSet, WinoBias) through the same `hf` backend. The planted model's gender axis must be
+flagged toward the stereotype, pooled and in at least one benchmark cell, and no axis may be
+flagged for it that is not flagged for the unmodified model too. Slow (two audits, about
+2.5 minutes, and the first time the fine-tune); numbers in docs/audit.md."""
 
 from __future__ import annotations
 
@@ -37,16 +39,10 @@ def _flagged_axes(folder: Path) -> dict[str, list[str]]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pairwise plant is flagged in CrowS-Pairs gender (56.9 -> 60.3) and StereoSet "
-    "gender (57.9 -> 84.2) but the pooled gender row stays inconclusive (WinoBias 51.2 -> 52.5) "
-    "and four other axes move (docs/audit.md, six plants); strict: a plant that works fails it",
-)
 def test_the_quick_audit_flags_the_planted_gender_bias_and_nothing_new(tmp_path: Path) -> None:
-    planted = planted_bias.build_pairwise(CACHE / "planted")
+    planted = planted_bias.build_plant3(CACHE / "planted")
     before, after = planted_bias.probe("hf:embedded"), planted_bias.probe(planted)
-    assert after >= before + 10.0, (before, after)  # the bias took (measured: 75.0 -> 88.9 %)
+    assert after >= before + 10.0, (before, after)  # the bias took (measured: 75.0 -> 100 %)
     out = tmp_path / "audit"
     audit(
         ["hf:embedded", planted],

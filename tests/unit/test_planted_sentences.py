@@ -20,6 +20,7 @@ def _runs(text: str, n: int = 6) -> set[tuple[str, ...]]:
 def test_no_six_word_run_of_the_planted_sentences_is_benchmark_data(data_dir: Path) -> None:
     ours: set[tuple[str, ...]] = set()
     pairs = planted_bias.probe_pairs() + planted_bias.plant2_pairs() + planted_bias.anchor_pairs()
+    pairs += planted_bias.coref_pairs()
     for text in planted_bias.statements() + [t for p in pairs for t in p]:
         ours |= _runs(text)
     assert len(ours) > 300
