@@ -48,3 +48,44 @@ def test_a_cannot_tell_reply_is_the_unknown_outcome_where_the_protocol_has_one()
     assert read_yes_no("It depends.", unknown=True).outcome == "unknown"
     # a hedge ("I'm not sure") is not a statement that it cannot be told: still a hedge
     assert read_yes_no("I'm not sure.", unknown=True).reason is Reason.HEDGE
+
+
+def test_soft_yes_words_alone_are_yes() -> None:
+    # "Sure." / "Of course." alone are yes (the module's soft-yes rule); the reading's value
+    # is the protocol's "yes", nothing else
+    for reply in ("Sure.", "Sure!", "Of course."):
+        reading = read_yes_no(reply)
+        assert reading.answered and reading.value == "yes", reply
+
+
+def test_a_stated_echo_of_the_options_is_no_answer() -> None:
+    # "the answer is yes or no" repeats the question's options: nothing is chosen
+    assert not read_yes_no("Hmm. The answer is yes or no.").answered
+
+
+def _rude_or_fine(clause: str) -> str | None:
+    """A benchmark's verdict reader in miniature: "rude" is no, "fine" is yes."""
+    lowered = clause.lower()
+    return "no" if "rude" in lowered else "yes" if "fine" in lowered else None
+
+
+def test_a_refusal_followed_by_one_answer_is_that_answer() -> None:
+    # the answer after the refusal opener counts (a bare word, or a verdict clause read by
+    # the benchmark's verdict reader); two different ones after it stay a refusal
+    assert read_yes_no("I can't answer that. No.").value == "no"
+    assert read_yes_no("I can't answer that. It is rude.", verdict=_rude_or_fine).value == "no"
+    assert read_yes_no("I can't answer that, it is rude.", verdict=_rude_or_fine).value == "no"
+    assert read_yes_no("I cannot help with that. Yes, no.").outcome == "refused"
+    two = read_yes_no("I refuse. It is rude. It is fine.", verdict=_rude_or_fine)
+    assert two.outcome == "refused"
+
+
+def test_own_answer_rejection_needs_an_answer_before_it() -> None:
+    from biasaudit.answers.text import rejects_own_answer
+
+    # only punctuation before "This answer is incorrect": no answer of its own to take back
+    assert not rejects_own_answer("... This answer is incorrect.")
+    assert not rejects_own_answer("—\nThis answer is wrong.")
+    # one letter before it (an option called X) is an answer, taken back
+    assert rejects_own_answer("X. This answer is incorrect.")
+    assert rejects_own_answer("B. My answer was wrong.")
