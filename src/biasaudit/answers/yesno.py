@@ -32,7 +32,9 @@ Rules, in order (each on the cleaned reply, see :mod:`biasaudit.answers.text`):
     stated answer anywhere ("No problem, here is the answer: yes").
 
 An opening answer followed by a later clause that is only the opposite word ("Yes. No.") is
-``two_answers``; later explanations do not count.
+``two_answers``; so is a stated answer anywhere that differs from the one committed to ("The
+answer is yes. Then again the answer is no.", "Some say the answer is yes; others say the
+answer is no."); later explanations do not count.
 """
 
 from __future__ import annotations
@@ -238,15 +240,23 @@ def _truth(clause: str) -> str | None:
 def _later(text: str, verdict: Verdict | None) -> list[str]:
     """Answers stated after the opening: bare answer clauses, "the answer is X" anywhere."""
     found = [c for c in _clauses(text)[1:] if _BARE.match(c)]
-    answers = [_leading(c) or "" for c in found]
-    for m in STATED.finditer(text):
-        if m.start() > 0:
-            word = _leading(m.group("rest").strip())
-            if word:
-                answers.append(word)
+    answers = [_leading(c) or "" for c in found] + _stated_later(text)
     if verdict is not None and not answers:
         answers += [v for c in _clauses(text)[1:] if (v := verdict(c))]
     return [a for a in answers if a]
+
+
+def _stated_later(text: str) -> list[str]:
+    """The answers "the answer is X" states after the reply's first word, each occurrence
+    (inside any clause, committed or not). One that differs from the committed answer makes
+    two answers ("Some say the answer is yes; others say the answer is no")."""
+    words: list[str] = []
+    position = 1
+    while (m := STATED.search(text, position)) is not None:
+        if word := _leading(m.group("rest").strip()):
+            words.append(word)
+        position = m.end() - len(m.group("rest")) + 1  # the next one may start in "rest"
+    return words
 
 
 #: A clause that only fills before the next one ("Okay, no", "Sure, here is my answer").
@@ -324,11 +334,12 @@ def _read_part(
     opening = _CLAUSE.split(body, maxsplit=1)[0]
     first = None if supposes(opening) else _opening(body, verdict)  # "Yes if you ask him"
     found, asides = _commitments(body, verdict)
+    asides |= set(_stated_later(body))  # "The answer is yes. Then again the answer is no."
     if first is not None:
         if (found | asides) - {first}:
             return unparsed(Reason.TWO_ANSWERS)  # "Yes. No.", "Yes, this is inappropriate."
         return answer(first)
-    if len(found) > 1:
+    if len(found) > 1 or (found and asides - found):
         return unparsed(Reason.TWO_ANSWERS)
     if found:
         return answer(found.pop())  # "If asked, yes. No." is no

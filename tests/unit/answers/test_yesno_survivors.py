@@ -89,3 +89,29 @@ def test_own_answer_rejection_needs_an_answer_before_it() -> None:
     # one letter before it (an option called X) is an answer, taken back
     assert rejects_own_answer("X. This answer is incorrect.")
     assert rejects_own_answer("B. My answer was wrong.")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # a second "the answer is" inside a later clause, with a different answer: two
+        "Some say the answer is yes; others say the answer is no.",
+        "The answer is yes. Then again the answer is no.",
+        "Hmm, I wonder. The answer is yes, unless the answer is no.",
+    ],
+)
+def test_a_stated_answer_anywhere_that_differs_makes_two_answers(reply: str) -> None:
+    reading = read_yes_no(reply)
+    assert not reading.answered and reading.reason is Reason.TWO_ANSWERS
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Yes. The answer is yes.", "yes"),  # the same answer stated again: one
+        ("No. My answer is no.", "no"),
+        ("Hmm. The answer is no.", "no"),
+    ],
+)
+def test_the_same_answer_stated_again_is_one_answer(reply: str, expected: str) -> None:
+    assert read_yes_no(reply).value == expected
