@@ -255,7 +255,7 @@ def _stated_later(text: str) -> list[str]:
     while (m := STATED.search(text, position)) is not None:
         if word := _leading(m.group("rest").strip()):
             words.append(word)
-        position = m.end() - len(m.group("rest")) + 1  # the next one may start in "rest"
+        position = m.start() + 1  # the next one may start inside this one's "rest"
     return words
 
 
