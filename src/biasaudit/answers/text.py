@@ -135,7 +135,8 @@ _ABOUT_TASK = re.compile(
     re.IGNORECASE,
 )
 SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?<!\b[A-J]\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+|(?<=[。！？])\s*|\n"
+    r"(?<=[.!?])(?<!\b[A-J]\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+|"
+    r"(?<=[.!?][)\]\"”])\s+|(?<=[。！？])\s*|\n"
 )
 
 

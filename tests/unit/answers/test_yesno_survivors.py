@@ -115,3 +115,15 @@ def test_a_stated_answer_anywhere_that_differs_makes_two_answers(reply: str) -> 
 )
 def test_the_same_answer_stated_again_is_one_answer(reply: str, expected: str) -> None:
     assert read_yes_no(reply).value == expected
+
+
+def test_a_sentence_closed_inside_a_bracket_or_quote_ends_there() -> None:
+    from biasaudit.answers.text import sentences
+
+    # ".)" and '."' end a sentence as "." does: the next sentence is read on its own
+    assert sentences("(I would say no.) Yes.") == ["(I would say no.)", "Yes."]
+    assert sentences('He said "No." Then he left.') == ['He said "No."', "Then he left."]
+    assert sentences("(see B) and more.") == ["(see B) and more."]  # no end mark: one
+    # found by a mutant: the "Yes." after the bracket was read with it, and the reply as no
+    reading = read_yes_no("(I would say no.) Yes.")
+    assert not reading.answered and reading.reason is Reason.TWO_ANSWERS
