@@ -181,7 +181,8 @@ def request_key(request: BaseModel) -> str:
 
 
 def request_length(request: BaseModel) -> int:
-    """Rough size of a request in characters, used to sort batches longest first."""
+    """Rough size of a request in characters, used to sort batches longest first (all kinds
+    but log-likelihood, which the runner sends in text order)."""
     if isinstance(request, GenerateRequest):
         if request.prompt is not None:
             return len(request.prompt)

@@ -74,7 +74,8 @@ class Backend:
         """How many samples the runner keeps in flight at once; None: all of them.
 
         With None, each round sends the next request of every unfinished sample, and the
-        runner batches them across samples (sorted by length). A backend that keeps state
+        runner batches them across samples (sorted by length; log-likelihoods in text
+        order, so an item's options are adjacent). A backend that keeps state
         per conversation (llama.cpp's KV cache of the previous prompt, or one KV sequence per
         conversation) returns k: the runner then keeps at most k samples active and admits
         the next sample as soon as one finishes, so each conversation's turns reach the
