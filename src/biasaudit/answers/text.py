@@ -79,11 +79,16 @@ _RETRACTION = re.compile(
 )
 
 
+def _after_some_text(pattern: re.Pattern[str], text: str, punctuation: str) -> bool:
+    """Whether `pattern` is found in `text` with more than `punctuation` before it."""
+    found = pattern.search(text)
+    return found is not None and bool(text[: found.start()].strip(punctuation))
+
+
 def retracts(text: str) -> bool:
     """Whether the reply ends by taking back what came before it (and gives nothing after);
     a reply that is only "Wait, no" takes nothing back."""
-    found = _RETRACTION.search(text)
-    return found is not None and bool(text[: found.start()].strip(" .,;:!?—–-"))
+    return _after_some_text(_RETRACTION, text, " .,;:!?—–-")
 
 
 #: The reply calling its own answer wrong after giving it ("B. The woman with glasses. This
@@ -98,8 +103,7 @@ _OWN_ANSWER_WRONG = re.compile(
 def rejects_own_answer(text: str) -> bool:
     """Whether, after some text, the reply says its own answer is wrong ("A. ... This answer
     is incorrect")."""
-    found = _OWN_ANSWER_WRONG.search(text)
-    return found is not None and bool(text[: found.start()].strip(" .,;:!?—–-\n"))
+    return _after_some_text(_OWN_ANSWER_WRONG, text, " .,;:!?—–-\n")
 
 
 #: "No" / "yes" opening a clause or a corrected part ("Wait, no: C."): the marker's word.

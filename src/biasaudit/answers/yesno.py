@@ -247,9 +247,9 @@ def _later(text: str, verdict: Verdict | None) -> list[str]:
 
 
 def _stated_later(text: str) -> list[str]:
-    """The answers "the answer is X" states after the reply's first word, each occurrence
-    (inside any clause, committed or not). One that differs from the committed answer makes
-    two answers ("Some say the answer is yes; others say the answer is no")."""
+    """The answers "the answer is X" states anywhere but at the reply's very start, each
+    occurrence (inside any clause, committed or not). One that differs from the committed
+    answer makes two answers ("Some say the answer is yes; others say the answer is no")."""
     words: list[str] = []
     position = 1
     while (m := STATED.search(text, position)) is not None:
