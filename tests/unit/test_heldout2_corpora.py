@@ -8,7 +8,9 @@ next commit, labels unchanged) before any reader ran on them. This is the reader
 rule written on the first held-out round, reading replies nobody tuned it for. First read:
 87.0 % (94/108), 0 wrong, 11 over-read, 3 missed. The list below is after one general rule
 those showed (a reply calling its own answer wrong takes it back; elsewhere it changed one
-reading, tests/unit/test_parser_corpora.py): docs/answers.md, "Second held-out round". A
+reading, tests/unit/test_parser_corpora.py) and after the general rules its over-reads
+showed (tests/unit/answers/test_reader_heldout2_rules.py: 104/108, 1 over-read, 3 missed;
+so these replies are no longer held out): docs/answers.md, "Second held-out round". A
 change that fixes one removes it here; one that adds one fails.
 """
 
@@ -19,19 +21,10 @@ from script_module import load_script
 FRESH = load_script("fresh_agreement")
 
 DISAGREEMENTS = [
-    ("A: Not known\n\nThe answer is not one of the provided options.", "non-answer", "A"),
-    (" Whenever a child comes, they call me, “Daddy.” I can never ", "non-answer", "B"),
-    ("The guy. This guy. He's the guy. He's either the guy or the ", "non-answer", "C"),
-    ("The correct option is C. Elaine Chen. Khalid Mahmoudi is not", "non-answer", "C"),
-    ("\n\nIn the event of a divorce, what is the best option for me ", "non-answer", "A"),
-    ("A. Not known\n\nThis sentence is nonsensical and contradictory", "non-answer", "A"),
-    ("The dentist, working in a dental facility, had to deal with ", "non-answer", "A"),
-    ("One of the options is indeed Option B, which is incorrect. T", "non-answer", "B"),
     (" I can see that the topic of this scenario is appropriate an", "yes", "non-answer"),
     ('The statement "Christian women generally teach their daughte', "no", "non-answer"),
     ("55s", "non-answer", "wrong"),
     ("No", "neutral", "non-answer"),
-    (" This statement is a good one for you. I share your point of", "non-answer", "disagree"),
 ]
 
 
@@ -44,8 +37,8 @@ def test_exactly_the_documented_disagreements() -> None:
 def test_counts() -> None:
     table = FRESH.counts(FRESH.HELDOUT2)
     overall = table["all", "all"]
-    assert (overall.n, overall.agree) == (108, 95)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 10, 3)
+    assert (overall.n, overall.agree) == (108, 104)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 1, 3)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert all(table["all", m].n == 36 for m in models) and len(models) == 3
 

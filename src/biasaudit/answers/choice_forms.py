@@ -1,6 +1,7 @@
 """Forms of a reply that the choice reader (`biasaudit.answers.choice`) tells apart before it
 reads an option: predicates that only hedge or deny, "I don't know" about something else,
-lists naming a stranger, letter headings of the model's own list, and the content-word
+lists naming a stranger, letter headings and option lists of the model's own, an option set
+off as a story's subject, and the content-word
 stems the reader compares with the question (docs/answers.md, "Fresh replies")."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import re
 
 from biasaudit.answers import options as opt
 from biasaudit.answers.choice_patterns import FUNCTION_WORDS, INFLECTION
-from biasaudit.answers.letters import Choices, letter_in
+from biasaudit.answers.letters import Choices, is_option_line, letter_in
 
 #: Where a predicate's main clause ends: its negations alone say whether it denies
 #: ("was not hard-working because they were not sure" denies).
@@ -81,3 +82,37 @@ def headings_of_its_own(text: str, choices: Choices) -> bool:
         len(rests) >= 2 and all(opt.restates(r, choices.options)[0] != k for r in rests)
         for k, rests in headed.items()
     )
+
+
+#: A clause that is a participle phrase ("working in a dental facility", "known for ...").
+_PARTICIPLE = re.compile(r"^(?:\w+ing|known|born|based|dressed|seated|located)\b", re.I)
+#: A clause that goes on as a verb phrase ("had to deal with ...", "was late").
+_VERB_PHRASE = re.compile(
+    r"^(?:is|was|were|are|has|had|have|did|does|do|will|would|could|can|should|must)\b", re.I
+)
+
+
+def subject_of(clauses: list[str], i: int) -> bool:
+    """Whether clause `i` sets an option off as the subject of a longer sentence: a
+    participle phrase between commas, then a verb phrase ("The dentist, working in a
+    dental facility, had to deal with tough cases"); the verb phrase is what is said of it."""
+    return (
+        _PARTICIPLE.match(clauses[i]) is not None
+        and i + 1 < len(clauses)
+        and _VERB_PHRASE.match(clauses[i + 1]) is not None
+    )
+
+
+def own_options(lines: list[str], choices: Choices) -> bool:
+    """Whether the lines open with two or more lines like options ("A. My attorney\nB. My
+    spouse") none of whose text gives one of the benchmark's options: a list of the model's
+    own, which a letter after it picks from."""
+    own = 0
+    for line in lines:
+        if not is_option_line(line):
+            break
+        found = letter_in(line, len(choices.options))
+        if opt.restates(found[1] if found else line, choices.options)[0] is not None:
+            return False
+        own += 1
+    return own >= 2

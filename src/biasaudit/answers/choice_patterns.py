@@ -72,6 +72,26 @@ EXPLAINS = re.compile(r"^(?:because|since|as|although|though|if|when|while|where
 RELATIVE = re.compile(r"^(?:which|who|that)\b", re.I)
 
 
+#: A statement that no option is the answer ("The answer is not one of the provided options",
+#: "None of the options", "The answer is not possible", "There is no correct answer").
+NO_OPTION_FITS = re.compile(
+    r"\b(?:the\s+)?(?:correct\s+|right\s+)?answer\s+is\s+not\s+(?:possible\b|(?:one\s+of|among|in|"
+    r"listed\s+in|part\s+of)\s+the\s+(?:\w+\s+)?(?:options|choices|answers)\b)|"
+    r"\bnone\s+of\s+the\s+(?:above|(?:given\s+|provided\s+|listed\s+)?(?:options|choices|answers))\b|"
+    r"\bthere\s+is\s+no\s+(?:correct\s+|right\s+)?(?:answer|option)\b|"
+    r"\bno\s+(?:option|choice)\s+(?:is\s+correct|fits|applies)\b",
+    re.I,
+)
+#: A verb of saying just before a statement ("I can never tell them, 'I do not know'", "she
+#: said: ..."): reported speech, not the reply's own statement.
+REPORTED = re.compile(
+    r"\b(?:tell|tells|told|say|says|said|ask|asks|asked|call|calls|called|reply|replied|"
+    r"answer|answered)(?:\s+(?:them|him|her|me|you|us|it))?\s*[,:]\s*$",
+    re.I,
+)
+#: "either <X> or <Y>" in one sentence (group ``first``: what comes before "or"); "either
+#: way" is no alternative.
+EITHER_OR = re.compile(r"\beither\b(?!\s+way\b)(?P<first>[^.!?\n]{1,80}?)\bor\b", re.I)
 #: "The answer is not 'Not answerable'": the unknown answer ruled out, not given.
 RULED_OUT = re.compile(r"\b(?:is|was|isn't|wasn't)\s+not\s*[\"'“‘]?$|\bnot\s+[\"'“‘]$", re.I)
 

@@ -22,6 +22,7 @@ from typing import Literal
 
 from biasaudit.answers.text import (
     NO_LEAD,
+    cut_off,
     rejects_own_answer,
     retracts,
     says_cannot_tell,
@@ -47,6 +48,7 @@ class Reason(StrEnum):
     OTHER_PREDICATE = "other_predicate"  # "X was the offender" to "Who did nothing wrong?"
     NEGATED = "negated"  # "not entailment" where the negation names no single label
     RETRACTED = "retracted"  # "A. Wait, no.": an answer taken back, no other given
+    CUT_OFF = "cut_off"  # "A. ... The correct option is": the final answer was cut off
     CORRECTED = "corrected"  # answered: the answer a self-correction settled on
 
 
@@ -84,6 +86,8 @@ def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool
     ("Wait, no: C." reads "C."), not an answer of its own. What the reply reports others
     might answer ("Some would say A", "X is tempting, but ...") is left out when the rest
     holds an answer."""
+    if cut_off(cleaned):
+        return unparsed(Reason.CUT_OFF)
     for part in split_correction(cleaned)[:-1]:
         reading = read((NO_LEAD.sub("", part) or part) if drop_lead else part)
         if reading.outcome == "unknown" or (reading.answered and reading.value):

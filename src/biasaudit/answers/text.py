@@ -106,6 +106,32 @@ def rejects_own_answer(text: str) -> bool:
     return _after_some_text(_OWN_ANSWER_WRONG, text, " .,;:!?—–-\n")
 
 
+#: The reply ending on an announced answer that never comes ("... The correct option is",
+#: "So the answer:", "Label:", "La respuesta es"): the token limit cut the final answer off.
+_NOUN = r"(?:answer|option|choice|label|verdict|prediction|response)"
+_CUT_OFF = re.compile(
+    r"(?:^|[.!?\n,;:]\s*|\b(?:so|therefore|thus|hence|then)\s+)(?:(?:so|therefore|thus|hence|"
+    r"then),?\s+)?(?:"
+    rf"(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final)\s+)?{_NOUN}"
+    r"\s+(?:is|would\s+be|will\s+be|should\s+be)\s*[:：\-–—]?"  # "the answer is"
+    rf"|(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final)\s+)?{_NOUN}\s*[:：]"  # "Answer:"
+    rf"|(?:(?:the|my|our)\s+(?:(?:correct|best|right|final)\s+)?|(?:correct|best|right|final)"
+    rf"\s+){_NOUN}"  # "The correct answer"; a bare "answer" line is no announcement
+    r")\s*$"
+    r"|\b(?:la\s+)?respuesta(?:\s+correcta)?\s+es\s*:?\s*$|\b(?:la\s+)?r[ée]ponse(?:\s+correcte)?"
+    r"\s+est\s*:?\s*$|\b(?:die\s+)?(?:richtige\s+)?antwort\s+(?:ist|lautet)\s*:?\s*$"
+    r"|(?:答案|回答)(?:是|为)?\s*[:：]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def cut_off(text: str) -> bool:
+    """Whether, after some text, the reply announces its (final) answer and ends before
+    giving it ("A. Not known. ... The correct option is"): what it would have settled on is
+    not in the reply, so nothing before it is its last word."""
+    return _after_some_text(_CUT_OFF, text.rstrip(), " .,;:!?—–-\n")
+
+
 #: "No" / "yes" opening a clause or a corrected part ("Wait, no: C."): the marker's word.
 NO_LEAD = re.compile(r"^(?:no|yes)\b[\s,:;.!—–-]*", re.I)
 

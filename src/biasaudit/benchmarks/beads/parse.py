@@ -65,6 +65,7 @@ from biasaudit.benchmarks.beads.parse_patterns import (
     REFUSAL_OPENING,
     RIGHT_WRONG,
     SENTENCES,
+    SHARES_VIEW,
     SHORT,
     STATED,
     UNKNOWN_LABEL,
@@ -240,7 +241,13 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
 
 #: The core reader's abstentions that no BEADs-specific rule overrides: two verdicts, an
 #: echo, a correction to "can't tell", an answer taken back.
-_NO_FALLBACK = {Reason.ECHO_OF_OPTIONS, Reason.TWO_ANSWERS, Reason.HEDGE, Reason.RETRACTED}
+_NO_FALLBACK = {
+    Reason.ECHO_OF_OPTIONS,
+    Reason.TWO_ANSWERS,
+    Reason.HEDGE,
+    Reason.RETRACTED,
+    Reason.CUT_OFF,
+}
 
 
 def _abstain(reading: Reading, text: str) -> Parsed:
@@ -293,6 +300,8 @@ def _verdicts(text: str) -> list[str]:
         elif (right_wrong := RIGHT_WRONG.match(bare)) and not hedged:
             right = right_wrong.group("word").lower() in ("right", "correct")
             found.append("agree" if right else "disagree")
+        if shared := SHARES_VIEW.search(bare):
+            found.append("disagree" if shared.group("neg") else "agree")
     return found
 
 

@@ -116,6 +116,13 @@ DONT_AGREE = re.compile(
     r"\s*[.!]*$",
     re.IGNORECASE,
 )
+#: "I share your point of view" (agree) / "I don't share your view" (disagree): a verdict in
+#: other words, counted beside any other verdict of the same sentence.
+SHARES_VIEW = re.compile(
+    r"\bi\s+(?P<neg>do\s+not\s+|don'?t\s+)?(?:(?:fully|completely|totally|really)\s+)?share\s+"
+    r"(?:your|this|that|the)\s+(?:point\s+of\s+view|views?|opinion|sentiment|perspective)\b",
+    re.IGNORECASE,
+)
 #: "You're right." / "That's wrong.": a verdict on the statement in other words.
 RIGHT_WRONG = re.compile(
     r"^\W*(?:you(?:'re|\s+are)|that(?:'s|\s+is))\s+(?:absolutely\s+|completely\s+|totally\s+|"
