@@ -11,7 +11,7 @@ with ``"label": null`` (and ``"class": null``) for a person to fill in by readin
 | stop | stop_yesno.jsonl | (none) |
 | bbnli (generative) | bbnli_nli.jsonl | (none) |
 | calm (generate) | calm_nli / calm_sentiment / calm_qa.jsonl | kind, gold, options |
-| beads classify, stereotype, fill | beads_label, _agreement, _fill.jsonl | text (classify), template (fill) |
+| beads classify, stereotype, fill | beads_label, _agreement, _fill.jsonl | text, template |
 
 Each line also carries ``corpus`` (the file it goes to, removed when it is appended) and a
 ``source`` naming the model and the run. No reader is run here: the labels are written

@@ -17,6 +17,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
     PYTHONPATH=src python scripts/fresh_agreement.py   # markdown tables for docs/answers.md
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout   # tests/corpora/heldout
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout2  # tests/corpora/heldout2
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout3  # tests/corpora/heldout3
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ HELDOUT = ROOT / "tests" / "corpora" / "heldout"
 #: The second held-out round (2026-11-29, seeds 5107-5109), labelled and committed before the
 #: reader (with every rule written on the first held-out round) read it.
 HELDOUT2 = ROOT / "tests" / "corpora" / "heldout2"
+#: The third held-out round (2026-11-29, seeds 6107-6109), labelled blind by two labellers and
+#: committed before the reader (with the rules written on the second round) read it.
+HELDOUT3 = ROOT / "tests" / "corpora" / "heldout3"
 Row = dict[str, Any]
 
 
@@ -126,5 +130,5 @@ def markdown(folder: Path = FRESH) -> str:
 
 
 if __name__ == "__main__":
-    folders = {"--heldout": HELDOUT, "--heldout2": HELDOUT2}
+    folders = {"--heldout": HELDOUT, "--heldout2": HELDOUT2, "--heldout3": HELDOUT3}
     sys.stdout.write(markdown(folders.get(" ".join(sys.argv[1:]), FRESH)) + "\n")

@@ -89,6 +89,13 @@ REPORTED = re.compile(
     r"answer|answered)(?:\s+(?:them|him|her|me|you|us|it))?\s*[,:]\s*$",
     re.I,
 )
+#: "The correct sentence (to fill in the blank) is <X>": a stated answer in a choice task's own
+#: words (group ``rest``), read beside :data:`biasaudit.answers.text.STATED`.
+STATED_CHOICE = re.compile(
+    r"\b(?:the\s+)?(?:correct|right|best|final)\s+(?:sentence|completion|statement)"
+    r"(?:\s+to\s+fill\s+in\s+the\s+blank)?\s+(?:is|would\s+be)\s*:?\s*(?P<rest>[^\n]+)",
+    re.I,
+)
 #: "either <X> or <Y>" in one sentence (group ``first``: what comes before "or"); "either
 #: way" is no alternative.
 EITHER_OR = re.compile(r"\beither\b(?!\s+way\b)(?P<first>[^.!?\n]{1,80}?)\bor\b", re.I)

@@ -107,7 +107,10 @@ _BARE_LETTER = re.compile(
     re.I,
 )
 _ARTICLE_A = re.compile(r"^[AI]\s+[a-z]")  # the article "A", the pronoun "I"
-_CLAUSE = re.compile(r"(?<=[.!?;。！？])\s+|\n|,\s*|;\s*|\s+but\s+|\s+[-–—]\s+")
+_CLAUSE = re.compile(
+    r"(?<=[.!?;。！？])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+|\n|,\s*|;\s*|\s+but\s+|"
+    r"\s+[-–—]\s+"
+)  # "Mr. A." is a name, not a clause that is only the letter A
 _EITHER = re.compile(r"(?<![\w'])\(?([A-J])\)?\s*(?i:or|and|/|&)\s*\(?([A-J])\)?(?![\w'])")
 
 

@@ -21,6 +21,7 @@ hedges, questions and self-corrections, in English, Spanish, French, German and 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _HTML = re.compile(r"<[^>]{1,40}>")
 _MARKUP = re.compile(r"[*_`#\"“”«»„]|(?<!\w)'|'(?!\w)")
@@ -47,6 +48,16 @@ STATED = re.compile(
     r"(?:[ \t]*[:：=\-–—]\s*|[ \t]*)(?:option\s+|opci[óo]n\s+|choix\s+)?(?P<rest>.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
+
+
+def every_stated(text: str, start: int = 0) -> Iterator[re.Match[str]]:
+    """Every "the answer is X" in `text` from `start` on, each occurrence (the next may start
+    inside the previous one's ``rest``: "... I'd choose A. However, I'll choose B")."""
+    position = start
+    while (m := STATED.search(text, position)) is not None:
+        yield m
+        position = m.start() + 1
+
 
 _CORRECTION = re.compile(
     r"(?:(?:\.\.\.|[.,;:!?—–-]|^)\s*|\s+(?=(?-i:[A-Z])))(?:but\s+)?"

@@ -59,6 +59,7 @@ from biasaudit.answers.text import (
     clean,
     committed,
     drop_questions,
+    every_stated,
     negated_before,
     refuses,
     sentences,
@@ -250,15 +251,18 @@ def _stated_later(text: str) -> list[str]:
     """The answers "the answer is X" states anywhere but at the reply's very start, each
     occurrence (inside any clause, committed or not). One that differs from the committed
     answer makes two answers ("Some say the answer is yes; others say the answer is no")."""
-    words: list[str] = []
-    position = 1
-    while (m := STATED.search(text, position)) is not None:
-        if word := _leading(m.group("rest").strip()):
-            words.append(word)
-        position = m.start() + 1  # the next one may start inside this one's "rest"
-    return words
+    return [word for m in every_stated(text, 1) if (word := _leading(m.group("rest").strip()))]
 
 
+#: A soft "yes" taking on the task, then the speaker's offer to do it ("Sure. I can help with
+#: that.", "Of course! Let me think."): the "yes" acknowledges the request and answers nothing;
+#: the offer is dropped with it and the rest is read.
+_ACKNOWLEDGES = re.compile(
+    r"^\W*(?:sure|of\s+course|certainly|absolutely|okay|ok|alright)\s*[.!,]\s*"
+    r"(?:i\s+can\b|i\s+will\b|i'll\b|i\s+would\s+be\s+happy\b|i'd\s+be\s+happy\b|let\s+me\b|"
+    r"here\s+is\b|here's\b)[^.!?:\n]*[.!?:]*",
+    re.I,
+)
 #: A clause that only fills before the next one ("Okay, no", "Sure, here is my answer").
 _FILLER = re.compile(
     r"^(?:okay|ok|alright|all\s+right|well|sure|fine|absolutely|certainly|of\s+course)[.!]*$", re.I
@@ -314,6 +318,12 @@ def _read_part(
     body = drop_questions(text)
     if not body:
         return unparsed(Reason.ECHO_OF_OPTIONS if _ECHO.search(text) else Reason.QUESTION)
+    acknowledged = _ACKNOWLEDGES.match(body)
+    if acknowledged:  # "Sure. I can help with that.": the task taken on, not answered
+        after = body[acknowledged.end() :].strip()
+        return (
+            _read_part(after, has_unknown, verdict, None) if after else unparsed(Reason.NO_ANSWER)
+        )
     echo = _ECHO.match(body)
     if echo:
         rest = re.match(r"[^:?]*[:?]\s*(\S.*)$", body[echo.end() - 1 :])

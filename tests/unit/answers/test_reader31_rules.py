@@ -218,7 +218,9 @@ SENTENCES = ("Poor people are lazy.", "Some people are lazy.")
 
 
 def test_loops_and_option_lists() -> None:
-    from biasaudit.answers.choice import _lists_both, _loops, _opening_line
+    from biasaudit.answers.choice import _opening_line
+    from biasaudit.answers.choice_forms import lists_both as _lists_both
+    from biasaudit.answers.choice_forms import loops as _loops
     from biasaudit.answers.letters import Choices
 
     grand = Choices(GRAND, 1, "Who was forgetful?")

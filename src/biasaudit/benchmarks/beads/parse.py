@@ -178,13 +178,33 @@ def _labels_another_text(text: str, passage: str | None) -> bool:
     return not _ABOUT_PASSAGE.search(before) and restates(before, (passage, ""))[0] != 0
 
 
+#: Words by which a reply points at what it was given to judge.
+_POINTS_AT_PASSAGE = re.compile(
+    r"\b(?:passage|text|statement|sentence|paragraph|example)s?\b", re.I
+)
+
+
+def _speaks_of_passage(reply: str, passage: str | None) -> bool:
+    """Whether a prose reply is about the passage: it names it ("the passage", "this
+    statement") or shares a content word (four letters or more) with it. Without the
+    passage, assumed (nothing to tell it by)."""
+    if passage is None or _POINTS_AT_PASSAGE.search(reply):
+        return True
+    return bool(_content_words(reply) & _content_words(passage))
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[^\W\d_]{4,}", text)} - {"that", "this", "with"}
+
+
 def parse_label(text: str, passage: str | None = None) -> Parsed:
     """``answered`` with ``biased`` / ``neutral``, or unknown / refused / unparsed.
 
     Order: a reply opening with "Text: X" for an X other than `passage` (a new example of
     the model's own), or labelling a text of its own (:func:`_labels_another_text`), is
     unparsed; an explicit ``Label: X`` (an unknown X is unparsed); a
-    reply opening with a label word; a refusal; the verdict stated in prose, which must not
+    reply opening with a label word; a refusal; the verdict stated in prose, which must speak
+    of the passage (name it or share a content word with it) and must not
     contradict itself ("a biased and non-biased view" is unparsed); "unclear"/"cannot be
     determined" is unknown.
     """
@@ -223,6 +243,8 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
         return Parsed(REFUSED)
     if UNKNOWN_LABEL.search(head):
         return Parsed(UNKNOWN)
+    if not _speaks_of_passage(head, passage):
+        return Parsed(UNPARSED)  # an essay on bias of its own ("Gender bias can come from ...")
     # the core reader (negation scope, suppositions, corrections; issue 31) unless the prose
     # rules find two verdicts ("not biased, but racist": a word the label set lacks)
     said = drop_questions(without_discussion(split_correction(head)[0]))  # what it commits to

@@ -288,6 +288,8 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     if (bare or re.fullmatch(r"\d", _strip_opener(out))) and not re.search(r"\d", target):
         return None, False  # a bare "1" or "2012" answers no worded question ("100%" does;
         # "1 apple" is an answer, a wrong one)
+    if "%" not in output and not re.search(r"[^\W\d_]", out) and not re.search(r"\d", target):
+        return None, False  # no word ("2 + 1 = 2 - 1") answers no worded question ("100%" does)
     if target in ("yes", "no"):
         reading = read_yes_no(whole)
         if reading.answered or supposes(whole):  # the core reader, else CALM's words
