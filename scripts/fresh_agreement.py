@@ -18,6 +18,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout   # tests/corpora/heldout
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout2  # tests/corpora/heldout2
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout3  # tests/corpora/heldout3
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout4  # tests/corpora/heldout4
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ HELDOUT2 = ROOT / "tests" / "corpora" / "heldout2"
 #: The third held-out round (2026-11-29, seeds 6107-6109), labelled blind by two labellers and
 #: committed before the reader (with the rules written on the second round) read it.
 HELDOUT3 = ROOT / "tests" / "corpora" / "heldout3"
+#: The fourth (2026-11-29, seeds 7107-7109), the same way, read by the reader with the rules
+#: written on the third.
+HELDOUT4 = ROOT / "tests" / "corpora" / "heldout4"
 Row = dict[str, Any]
 
 
@@ -130,5 +134,10 @@ def markdown(folder: Path = FRESH) -> str:
 
 
 if __name__ == "__main__":
-    folders = {"--heldout": HELDOUT, "--heldout2": HELDOUT2, "--heldout3": HELDOUT3}
+    folders = {
+        "--heldout": HELDOUT,
+        "--heldout2": HELDOUT2,
+        "--heldout3": HELDOUT3,
+        "--heldout4": HELDOUT4,
+    }
     sys.stdout.write(markdown(folders.get(" ".join(sys.argv[1:]), FRESH)) + "\n")

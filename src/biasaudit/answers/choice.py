@@ -60,6 +60,7 @@ from biasaudit.answers.choice_forms import (
     DENIED_AFTER,
     HEDGED,
     MAIN_CLAUSE_END,
+    VERB_PHRASE,
     asks,
     headings_of_its_own,
     lists_both,
@@ -143,6 +144,9 @@ def _clause_claims(sentence: str, choices: Choices) -> list[tuple[int, str]] | N
             continue
         if found and not found[-1][1] and subject_of(clauses, i):
             found[-1] = (found[-1][0], clauses[i + 1])  # "X, working there, had to deal ..."
+            continue
+        if found and not found[-1][1] and VERB_PHRASE.match(clause):
+            found[-1] = (found[-1][0], clause)  # "C, the Italian man, does indeed have ..."
             continue
         if EXPLAINS.match(clause):
             continue

@@ -96,8 +96,10 @@ def headings_of_its_own(text: str, choices: Choices) -> bool:
 #: A clause that is a participle phrase ("working in a dental facility", "known for ...").
 _PARTICIPLE = re.compile(r"^(?:\w+ing|known|born|based|dressed|seated|located)\b", re.I)
 #: A clause that goes on as a verb phrase ("had to deal with ...", "was late").
-_VERB_PHRASE = re.compile(
-    r"^(?:is|was|were|are|has|had|have|did|does|do|will|would|could|can|should|must)\b", re.I
+VERB_PHRASE = re.compile(
+    r"^(?:(?:indeed|also|really|actually)\s+)?"
+    r"(?:is|was|were|are|has|had|have|did|does|do|will|would|could|can|should|must)\b",
+    re.I,
 )
 
 
@@ -108,7 +110,7 @@ def subject_of(clauses: list[str], i: int) -> bool:
     return (
         _PARTICIPLE.match(clauses[i]) is not None
         and i + 1 < len(clauses)
-        and _VERB_PHRASE.match(clauses[i + 1]) is not None
+        and VERB_PHRASE.match(clauses[i + 1]) is not None
     )
 
 
@@ -127,6 +129,11 @@ def own_options(lines: list[str], choices: Choices) -> bool:
     return own >= 2
 
 
+#: What names an option rather than says something: "the option not known", "the given
+#: option of not known".
+_NAMED_AS_OPTION = re.compile(r"\b(?:option|choice)\s+(?:of\s+)?$", re.I)
+
+
 def says_unknown(body: str, question: str | None = None) -> bool:
     """A statement that the context does not tell, not ruled out by a "not" before it, not
     what someone is told or says ("I can never tell them, I do not know."), not
@@ -135,6 +142,7 @@ def says_unknown(body: str, question: str | None = None) -> bool:
     return any(
         not RULED_OUT.search(body[: m.start()])
         and not REPORTED.search(re.split(r"[.!?\n]", body[: m.start()])[-1])
+        and not _NAMED_AS_OPTION.search(body[: m.start()])
         and not DENIED_AFTER.match(body[m.end() :])
         and not (m.group().lower().endswith("know") and knows_other(body[m.end() :], question))
         for m in UNKNOWN_SAYING.finditer(body)

@@ -168,6 +168,13 @@ _SUBJECT = re.compile(
     r"^\S+\s+(?:is|was|were|are|has|had|did|does|made|makes|loved|wants|wanted|said|says)\b",
     re.I,
 )
+#: A letter set off as the subject of a sentence ("C, the Italian man, does indeed have ..."):
+#: what is said of it is read by the predicate patterns, not as a bare letter.
+_LETTER_SUBJECT = re.compile(
+    r"(?<![\w',/])(?<!\bor\s)(?<!\band\s)(?<!,\s)[(\[]?([A-J])[)\]]?,\s+[^,\n]{1,60},\s+"
+    r"(?:(?:indeed|also|really|actually)\s+)?"
+    r"(?:is|was|were|are|has|had|have|does|did|do|will|would|can|could)\b"
+)
 #: What may follow a letter as its reason rather than as an option's text.
 _REASON = re.compile(r"^\W*(?:because|since|as|due to|given|this|it|that'?s)\b", re.I)
 
@@ -258,10 +265,11 @@ def _all_claims(body: str, choices: Choices, first_line: str) -> tuple[list[int 
             k = index(m.group(1), n)
             if k is not None and n == 2:
                 claims.append(1 - k)
+    subjects = {m.group(1) for m in _LETTER_SUBJECT.finditer(body)}
     for clause in [c.strip() for c in _CLAUSE.split(body) if c and c.strip()]:
         if listing:  # "A. <its own text>\nB": a bare letter is the next item of its list
             break
         bare = _BARE_LETTER.match(clause)
-        if bare and (k := index(bare.group(1), n)) is not None:
+        if bare and bare.group(1) not in subjects and (k := index(bare.group(1), n)) is not None:
             claims.append(k)
     return claims, ruled_out

@@ -246,7 +246,8 @@ def negated_before(text: str, pos: int) -> bool:
 #: A clause that only supposes: "if ...", "unless ...", "otherwise", in the five languages
 #: ("even if", "as if" concede, they do not suppose).
 _SUPPOSES = re.compile(
-    r"(?<!\beven )(?<!\bas )\b(?:if|unless|otherwise|si|sinon|sino|wenn|falls|sonst)\b|如果|否则",
+    r"(?<!\beven )(?<!\bas )\b(?:if|unless|otherwise|whether|si|sinon|sino|wenn|falls|sonst|ob)\b|"
+    r"如果|否则",
     re.I,
 )
 _OPENS_SUPPOSITION = re.compile(r"^\W*(?:if|unless|si|wenn|falls|如果)\b", re.I)
@@ -260,7 +261,8 @@ _CLAUSE_SPLIT = re.compile(r"\s*[,;:，；：]\s*")
 
 def committed(sentence: str) -> list[str]:
     """The clauses of a sentence that commit: a clause holding "if", "unless" or "otherwise"
-    only supposes, and so does the clause after one that opens with "if" (its consequent),
+    only supposes (one holding "whether" only asks: "... decide whether the passage is
+    biased"), and so does the clause after one that opens with "if" (its consequent),
     until "but", "so", "however" start a new part. "Yes if you ask him, no if you ask her"
     commits to nothing; "That would be fine if he had asked, but he didn't, so it's wrong"
     commits to "he didn't" and "it's wrong"; "No, but if it were explained, yes" to "No".
