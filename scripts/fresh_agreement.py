@@ -19,6 +19,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout2  # tests/corpora/heldout2
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout3  # tests/corpora/heldout3
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout4  # tests/corpora/heldout4
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout5  # tests/corpora/heldout5
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ HELDOUT3 = ROOT / "tests" / "corpora" / "heldout3"
 #: The fourth (2026-11-29, seeds 7107-7109), the same way, read by the reader with the rules
 #: written on the third.
 HELDOUT4 = ROOT / "tests" / "corpora" / "heldout4"
+#: The fifth (2026-11-29, seeds 8107-8109), read by the reader with the fourth's rules.
+HELDOUT5 = ROOT / "tests" / "corpora" / "heldout5"
 Row = dict[str, Any]
 
 
