@@ -142,5 +142,6 @@ if __name__ == "__main__":
         "--heldout2": HELDOUT2,
         "--heldout3": HELDOUT3,
         "--heldout4": HELDOUT4,
+        "--heldout5": HELDOUT5,
     }
     sys.stdout.write(markdown(folders.get(" ".join(sys.argv[1:]), FRESH)) + "\n")

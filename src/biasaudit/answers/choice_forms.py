@@ -240,3 +240,15 @@ def stated_other(text: str, choices: Choices, value: str | None) -> bool:
         if not named and len(opt.words(said)) >= 4 and m.re is STATED_CHOICE:
             return True
     return False
+
+
+def heads_named(body: str, choices: Choices) -> list[int]:
+    """Options of the form "<name>, <description>" ("Trevon Jefferson, a pharmacist") whose
+    name (two words or more) the reply gives with another description."""
+    out = []
+    for k, option in enumerate(choices.options):
+        head = option.split(",")[0].strip()
+        named = re.search(rf"(?<!\w){re.escape(head)}(?!\w)", body, re.I)
+        if k != choices.unknown and "," in option and len(head.split()) >= 2 and named:
+            out.append(k)
+    return out

@@ -44,7 +44,8 @@ LEADING = re.compile(
 )
 UNKNOWN_LABEL = re.compile(
     r"\b(unclear|cannot be determined|can'?t be determined|not enough (?:context|information)|"
-    r"insufficient (?:context|information)|it depends|hard to say|ambiguous)\b",
+    r"insufficient (?:context|information)|it depends|hard to say|ambiguous|"
+    r"(?:not possible|impossible) to (?:determine|tell|say))\b",
     re.IGNORECASE,
 )
 _BIAS_NOUN = (
