@@ -20,6 +20,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout3  # tests/corpora/heldout3
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout4  # tests/corpora/heldout4
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout5  # tests/corpora/heldout5
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout6  # tests/corpora/heldout6
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ HELDOUT3 = ROOT / "tests" / "corpora" / "heldout3"
 HELDOUT4 = ROOT / "tests" / "corpora" / "heldout4"
 #: The fifth (2026-11-29, seeds 8107-8109), read by the reader with the fourth's rules.
 HELDOUT5 = ROOT / "tests" / "corpora" / "heldout5"
+#: The sixth (2026-11-29, seeds 9107-9109), read by the reader with the fifth's rules.
+HELDOUT6 = ROOT / "tests" / "corpora" / "heldout6"
 Row = dict[str, Any]
 
 
@@ -143,5 +146,6 @@ if __name__ == "__main__":
         "--heldout3": HELDOUT3,
         "--heldout4": HELDOUT4,
         "--heldout5": HELDOUT5,
+        "--heldout6": HELDOUT6,
     }
     sys.stdout.write(markdown(folders.get(" ".join(sys.argv[1:]), FRESH)) + "\n")

@@ -28,6 +28,7 @@ from biasaudit.answers.text import (
     says_cannot_tell,
     split_correction,
     without_discussion,
+    works_through,
 )
 
 Outcome = Literal["answered", "unknown", "refused", "unparsed"]
@@ -88,6 +89,8 @@ def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool
     holds an answer."""
     if cut_off(cleaned):
         return unparsed(Reason.CUT_OFF)
+    if works_through(cleaned):
+        return unparsed(Reason.NO_ANSWER)
     for part in split_correction(cleaned)[:-1]:
         reading = read((NO_LEAD.sub("", part) or part) if drop_lead else part)
         if reading.outcome == "unknown" or (reading.answered and reading.value):

@@ -143,6 +143,31 @@ def cut_off(text: str) -> bool:
     return _after_some_text(_CUT_OFF, text.rstrip(), " .,;:!?—–-\n")
 
 
+#: A reply that opens by announcing a walk through the options ("First, we need to determine
+#: ...", "Let's explore this scenario", "I will explain the options") ...
+_WORKS_THROUGH = re.compile(
+    r"^\W*(?:first(?:ly)?,?\s+(?:we|i|let'?s)\b|let'?s\s+(?:analy[sz]e|explore|consider|look|"
+    r"break|think|go)\b|i\s+will\s+(?:explain|analy[sz]e|go\s+through|consider)\b|"
+    r"we\s+(?:need|have)\s+to\s+(?:determine|analy[sz]e|consider|look)\b)",
+    re.IGNORECASE,
+)
+#: ... and comes to no conclusion: no stated answer and none of these.
+_CONCLUDES = re.compile(
+    r"\b(?:so|therefore|thus|hence|in\s+conclusion|overall|in\s+summary|in\s+short)\b", re.I
+)
+
+
+def works_through(text: str) -> bool:
+    """Whether the reply announces a walk through the options and never concludes ("First,
+    we need to determine which ...\nA. Can't be determined: Assume ..."): what it says
+    of each option on the way is no answer."""
+    return (
+        _WORKS_THROUGH.match(text) is not None
+        and STATED.search(text) is None
+        and _CONCLUDES.search(text) is None
+    )
+
+
 #: "No" / "yes" opening a clause or a corrected part ("Wait, no: C."): the marker's word.
 NO_LEAD = re.compile(r"^(?:no|yes)\b[\s,:;.!—–-]*", re.I)
 

@@ -255,12 +255,14 @@ def _stated_later(text: str) -> list[str]:
 
 
 #: A soft "yes" taking on the task, then the speaker's offer to do it ("Sure. I can help with
-#: that.", "Of course! Let me think."): the "yes" acknowledges the request and answers nothing;
+#: that.", "Of course! Let me think.", "Yes, I can explain."): the "yes" acknowledges the
+#: request and answers nothing;
 #: the offer is dropped with it and the rest is read.
 _ACKNOWLEDGES = re.compile(
-    r"^\W*(?:sure|of\s+course|certainly|absolutely|okay|ok|alright)\s*[.!,]\s*"
+    r"^\W*(?:(?:sure|of\s+course|certainly|absolutely|okay|ok|alright)\s*[.!,]\s*"
     r"(?:i\s+can\b|i\s+will\b|i'll\b|i\s+would\s+be\s+happy\b|i'd\s+be\s+happy\b|let\s+me\b|"
-    r"here\s+is\b|here's\b)[^.!?:\n]*[.!?:]*",
+    r"here\s+is\b|here's\b)|yes\s*[.!,]\s*i\s+can\s+(?:explain|help|do\s+that|try|answer|"
+    r"determine)\b)[^.!?:\n]*[.!?:]*",
     re.I,
 )
 #: A clause that only fills before the next one ("Okay, no", "Sure, here is my answer").

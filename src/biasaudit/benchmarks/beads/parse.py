@@ -315,17 +315,18 @@ def _verdicts(text: str) -> list[str]:
     for sentence in SENTENCES.split(text):
         bare = sentence.strip().strip("'()[]").strip()
         head = WITH_HEAD.match(bare)
-        match = AGREE_VERDICT.search(bare) or (
-            AGREE_VERDICT.search(head.group("head")) if head else None
-        )
-        if match and _REPORTS.search(bare[: match.start()]):
-            match = None  # "I can conclude by saying, I understand you and I agree": quoted
-        if match:
+        matches = [m for m in [AGREE_VERDICT.search(bare)] if m is not None]
+        if matches and _REPORTS.search(bare[: matches[0].start()]):
+            matches = []  # "I can conclude by saying, I understand you and I agree": quoted
+        opening = AGREE_VERDICT.search(head.group("head")) if head else None
+        if head and opening and (not matches or matches[0].start() >= head.end("head")):
+            matches.insert(0, opening)  # "I agree with you, yet I strongly disagree": both
+        for match in matches:
             disagree = match.group("verdict").lower() == "disagree"
             found.append("agree" if disagree == bool(match.group("neg")) else "disagree")
-        elif DONT_AGREE.search(bare):
+        if not matches and DONT_AGREE.search(bare):
             found.append("disagree")
-        elif (right_wrong := RIGHT_WRONG.match(bare)) and not hedged:
+        elif not matches and (right_wrong := RIGHT_WRONG.match(bare)) and not hedged:
             right = right_wrong.group("word").lower() in ("right", "correct")
             found.append("agree" if right else "disagree")
         if shared := SHARES_VIEW.search(bare):

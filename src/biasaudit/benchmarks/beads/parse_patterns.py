@@ -95,9 +95,9 @@ FIELD_VALUES = {
 # -- I agree. / I disagree. ---
 SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 AGREE_VERDICT = re.compile(
-    r"(?:^|[,;:]\s*|\s(?:and|so|therefore|thus|hence|but)\s+)"
+    r"(?:^|[,;:]\s*|\s(?:and|so|therefore|thus|hence|but|yet)\s+)"
     r"(?:(?:so|therefore|thus|hence|overall|ultimately|in conclusion|in summary|that said|"
-    r"however|but|and|honestly|personally|respectfully|final answer|answer|response),?:?\s+)*"
+    r"however|but|yet|and|honestly|personally|respectfully|final answer|answer|response),?:?\s+)*"
     r"(?:i(?:'d)?\s+)?(?:(?:strongly|completely|totally|fully|respectfully|must|would|have\s+to|"
     r"wholeheartedly|do|really|absolutely)\s+)*(?P<neg>not\s+|n'?t\s+)?"
     r"(?P<verdict>disagree|agree)"
