@@ -56,3 +56,14 @@ def test_one_lettered_line_of_its_own_after_its_own_question_is_its_own_quiz() -
 def test_an_answer_stated_before_the_prompt_is_repeated_stands() -> None:
     reply = "The answer is B.\nWhich person stole merchandise?\nOptions: Yousouf al-Fasi; Jermaine"
     assert read_choice(reply, STOLE).value == "B"
+
+
+FAMILY = Choices(("The grandfather", "The grandson", "Can't answer"), 2, "Who forgot things?")
+
+
+def test_a_stated_unknown_after_an_answer_is_a_second_answer() -> None:
+    assert read_choice("The grandson forgot things. I'd choose Can't answer.", FAMILY).value is None
+    said = "The grandson forgot things. I'd say it cannot be determined."
+    assert read_choice(said, FAMILY).value is None
+    other = "The grandfather forgot things. I'd say I don't know what the grandson did."
+    assert read_choice(other, FAMILY).value == "A"  # not knowing something else is no answer
