@@ -68,3 +68,12 @@ def test_a_prose_verdict_must_speak_of_the_passage() -> None:
     assert parse_label("This statement is unfair discrimination.", river).value == "biased"
     assert parse_label(essay).value == "biased"  # without the passage: nothing to tell it by
     assert parse_label("Biased.", river).value == "biased"  # a label opening needs no topic
+
+
+def test_the_words_every_text_has_tie_no_reply_to_its_passage() -> None:
+    passage = "This came with that."
+    essay = "Gender bias, with that and this, is unfair discrimination."
+    assert parse_label(essay, passage).outcome == "unparsed"
+    assert parse_label("GENDER BIAS is unfair discrimination.", "Gender roles at work.").value == (
+        "biased"
+    )  # a content word shared in capitals still ties the reply to its passage
