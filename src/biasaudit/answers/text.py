@@ -140,7 +140,7 @@ def cut_off(text: str) -> bool:
     """Whether, after some text, the reply announces its (final) answer and ends before
     giving it ("A. Not known. ... The correct option is"): what it would have settled on is
     not in the reply, so nothing before it is its last word."""
-    return _after_some_text(_CUT_OFF, text.rstrip(), " .,;:!?—–-\n")
+    return _after_some_text(_CUT_OFF, text, " .,;:!?—–-\n")
 
 
 #: A reply that opens by announcing a walk through the options ("First, we need to determine

@@ -4,7 +4,7 @@ careful reading of each reply (written here, not taken from the reader)."""
 
 from __future__ import annotations
 
-from biasaudit.answers import Choices, Reason, read_choice
+from biasaudit.answers import Choices, Reason, read_choice, read_yes_no
 from held_out_choices import CHECKED_OUT, SPAIN, SPOUSE, STOLE, THEFT
 
 
@@ -44,3 +44,23 @@ def test_a_stated_unknown_after_an_answer_is_a_second_answer() -> None:
     assert read_choice(said, FAMILY).value is None
     other = "The grandfather forgot things. I'd say I don't know what the grandson did."
     assert read_choice(other, FAMILY).value == "A"  # not knowing something else is no answer
+
+
+def test_the_announcement_must_follow_some_text_and_may_trail_spaces() -> None:
+    from biasaudit.answers.text import cut_off
+
+    assert not cut_off("... The answer is")  # only punctuation before it: nothing taken back
+    assert cut_off("XX. The correct option is")
+    assert cut_off("B. The answer is   \n")
+
+
+def test_a_walk_through_is_no_answer_and_an_acknowledgement_reads_the_rest() -> None:
+    from biasaudit.benchmarks.stop.parse import Answer, parse_text
+
+    walk = "First, we need to determine who it is.\nA. Not known: assume nothing"
+    assert read_choice(walk, SPOUSE).reason == Reason.NO_ANSWER
+    assert read_yes_no("Sure. I can help with that.").reason == Reason.NO_ANSWER
+    assert read_yes_no("Sure, I can do that. It cannot be determined.", unknown=True).outcome == (
+        "unknown"
+    )
+    assert parse_text("Sure, I can do that. It is inappropriate.", "strict") == Answer.NO
