@@ -7,6 +7,7 @@ stems the reader compares with the question (docs/answers.md, "Fresh replies")."
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 
 from biasaudit.answers import options as opt
 from biasaudit.answers.choice_patterns import (
@@ -106,15 +107,13 @@ def own_options(lines: list[str], choices: Choices) -> bool:
     """Whether the lines open with lines like options ("A. My attorney\nB. My spouse"), none
     of whose text gives one of the benchmark's options: a list of the model's own, which a
     letter after it picks from."""
-    own = 0
-    for line in lines:
-        if not is_option_line(line):
-            break
-        found = letter_in(line, len(choices.options))
-        if opt.restates(found[1] if found else line, choices.options)[0] is not None:
-            return False
-        own += 1
-    return own >= 1
+    listed = list(takewhile(is_option_line, lines))
+    n = len(choices.options)
+    return bool(listed) and all(
+        opt.restates(found[1] if (found := letter_in(line, n)) else line, choices.options)[0]
+        is None
+        for line in listed
+    )
 
 
 #: What names an option rather than says something: "the option not known", "the given

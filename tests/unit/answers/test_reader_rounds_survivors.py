@@ -64,3 +64,10 @@ def test_a_walk_through_is_no_answer_and_an_acknowledgement_reads_the_rest() -> 
         "unknown"
     )
     assert parse_text("Sure, I can do that. It is inappropriate.", "strict") == Answer.NO
+
+
+def test_a_stated_unknown_or_a_later_stated_option_after_a_letter_is_a_second_answer() -> None:
+    assert read_choice("B. I'd say it cannot be determined.", FAMILY).reason == Reason.TWO_ANSWERS
+    later = "B. I'd say I don't know what the grandfather did. I'd choose the grandfather."
+    assert read_choice(later, FAMILY).reason == Reason.TWO_ANSWERS
+    assert read_choice("B. I'd say I don't know what the grandfather did.", FAMILY).value == "B"
