@@ -48,6 +48,14 @@ Rules, in order (on the cleaned reply; an echo of the toolkit's own instruction 
    person: "I shouldn't have expected ...") is that option.
 8. Two different claims are ``two_answers`` (``hedge`` with "maybe", "either ... or",
    "could be"); nothing is ``no_answer``.
+9. The held-out rounds' rules (docs/answers.md, "What the rounds say"): "the answer is not
+   one of the options" / "none of the above" is ``no_answer``; an opening letter rejected
+   later ("..., but that doesn't work") is ``retracted``; a letter after a list of the
+   model's own, or after "Mr.", answers nothing; "either <option> or ..." hedges; an option
+   or letter set off by commas before a verb is read by that verb; the question repeated
+   then an "Options:" line is ``echo_of_options``; and an answer that a stated answer
+   elsewhere contradicts ("However, I'll choose X", "I'd say it cannot be determined") is
+   ``two_answers``.
 """
 
 from __future__ import annotations
