@@ -16,6 +16,9 @@ hedges, questions and self-corrections, in English, Spanish, French, German and 
   apology / "I can't" whose first sentence is about the task ("I'm sorry, I can't answer
   that"; not "I'm sorry, I didn't mean to interrupt you").
 - ``is_question``: a sentence that ends with "?" (or the Chinese "？"/"吗").
+- ``cut_off``: the reply ends on an announced answer that never comes ("... The correct
+  option is"); ``works_through``: it opens by announcing a walk through the options
+  ("First, we need to determine ...") and never concludes.
 """
 
 from __future__ import annotations
