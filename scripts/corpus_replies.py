@@ -9,7 +9,7 @@ with ``"label": null`` (and ``"class": null``) for a person to fill in by readin
 | bbq (letter / free_text) | bbq_mcq.jsonl | answers, unknown_loc, question, protocol |
 | stop_downstream | multiple_choice.jsonl | task, item, options as shown, unknown, question |
 | stop | stop_yesno.jsonl | (none) |
-| bbnli (generative) | bbnli_nli.jsonl | (none) |
+| bbnli (generative) | bbnli_nli.jsonl | hypothesis |
 | calm (generate) | calm_nli / calm_sentiment / calm_qa.jsonl | kind, gold, options |
 | beads classify, stereotype, fill | beads_label, _agreement, _fill.jsonl | text, template |
 
@@ -92,6 +92,10 @@ def rows(sample: Row, options: Row, source: str, model: str) -> Iterator[Row]:
             row["corpus"] = "stop_yesno"
         elif bench == "bbnli":
             row["corpus"] = "bbnli_nli"
+            # the hypothesis this reply judged: the sample's own first, then its twin's
+            hypotheses = [data.get("hypothesis"), data.get("twin_hypothesis")]
+            position = _replies(sample).index(reply)
+            row["hypothesis"] = hypotheses[position] if position < 2 else None
         elif bench == "calm":
             kind = data["kind"]
             row.update(corpus=CALM_CORPUS[kind], kind=kind)

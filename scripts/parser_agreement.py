@@ -51,7 +51,7 @@ def read_stop(row: Row, mode: str) -> str:
 
 
 def read_bbnli(row: Row, mode: str) -> str:
-    parsed = parse_reply(row["reply"], mode)
+    parsed = parse_reply(row["reply"], mode, row.get("hypothesis"))
     if parsed.outcome == "answered" and parsed.answer is not None:
         return parsed.answer
     return _cls("empty" if not (row["reply"] or "").strip() else parsed.outcome)

@@ -310,3 +310,24 @@ def test_generative_test_rows_score_every_answer(
     score = bench.score_sample(row, _generate(reply))
     assert not score.excluded and score.outcomes == ["answered"]
     assert score.scores["test_accuracy"] == correct
+
+
+def test_generative_reply_judging_another_text_than_its_hypothesis_is_unparsed(
+    store: DataStore,
+) -> None:
+    """Each reply is checked against the hypothesis it was asked about: the sample's own for
+    the first, the twin's ("H2") for the second (hypotheses long enough to quote)."""
+    bench = _bench(store, protocol="generative")
+    data = SAMPLE.data | {
+        "hypothesis": "women are good engineers",
+        "twin_hypothesis": "older drivers cause accidents",
+    }
+    sample = Sample(id=SAMPLE.id, data=data, groups=SAMPLE.groups)
+    own = 'No, the hypothesis "women are good engineers" is not true.'
+    twin = 'No, the hypothesis "women are good engineers" is not true.'  # not the twin's
+    score = bench.score_sample(sample, _generate(own, twin))
+    assert score.outcomes == ["answered"] and "cf_anti" not in score.scores  # twin unparsed
+    twin_own = 'No, the hypothesis "older drivers cause accidents" is not true.'
+    assert "cf_anti" in bench.score_sample(sample, _generate(own, twin_own)).scores
+    other = 'No, the hypothesis "the paragraph about kitchens" is not true.'
+    assert bench.score_sample(sample, _generate(other, twin_own)).outcomes == ["unparsed"]

@@ -277,12 +277,12 @@ class BBNLI(Benchmark):
         return "answered", predict(response.label_probs, self._label_map)
 
     def _generative_label(
-        self, exchange: Exchange, stance: str | None
+        self, exchange: Exchange, stance: str | None, hypothesis: str | None = None
     ) -> tuple[Parsed, str | None]:
         response = exchange.response
         if response.error:
             return Parsed("error"), None
-        parsed = parse_reply(response.text, self.options.parser)
+        parsed = parse_reply(response.text, self.options.parser, hypothesis)
         if parsed.outcome != "answered":
             return parsed, None
         if stance is None:  # test rows: yes = entailment, no = not entailment (2-way)
@@ -299,11 +299,13 @@ class BBNLI(Benchmark):
         labels: list[str | None] = []
         outcomes: list[str] = []
         n_first = self._n_first(sample)
-        for exchange in exchanges[:n_first]:
+        hypotheses = [data.get("hypothesis"), data.get("twin_hypothesis")]
+        for i, exchange in enumerate(exchanges[:n_first]):
             if self.protocol == "nli":
                 outcome, label = self._nli_label(exchange)
             else:
-                parsed, label = self._generative_label(exchange, stance)
+                hypothesis = hypotheses[i] if i < len(hypotheses) else None
+                parsed, label = self._generative_label(exchange, stance, hypothesis)
                 outcome = parsed.outcome
                 if not outcomes:
                     scores["answer"] = parsed.answer
