@@ -21,6 +21,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout4  # tests/corpora/heldout4
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout5  # tests/corpora/heldout5
     PYTHONPATH=src python scripts/fresh_agreement.py --heldout6  # tests/corpora/heldout6
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout7  # tests/corpora/heldout7
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ HELDOUT4 = ROOT / "tests" / "corpora" / "heldout4"
 HELDOUT5 = ROOT / "tests" / "corpora" / "heldout5"
 #: The sixth (2026-11-29, seeds 9107-9109), read by the reader with the fifth's rules.
 HELDOUT6 = ROOT / "tests" / "corpora" / "heldout6"
+#: The seventh (2026-11-29, seeds 10107-10109), read by the reader with the sixth's rules and
+#: the BBNLI hypothesis check.
+HELDOUT7 = ROOT / "tests" / "corpora" / "heldout7"
 Row = dict[str, Any]
 
 
@@ -147,5 +151,6 @@ if __name__ == "__main__":
         "--heldout4": HELDOUT4,
         "--heldout5": HELDOUT5,
         "--heldout6": HELDOUT6,
+        "--heldout7": HELDOUT7,
     }
     sys.stdout.write(markdown(folders.get(" ".join(sys.argv[1:]), FRESH)) + "\n")
