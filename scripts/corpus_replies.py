@@ -65,7 +65,7 @@ def rows(sample: Row, options: Row, source: str, model: str) -> Iterator[Row]:
     bench, data = sample["benchmark"], sample["data"]
     base = {"label": None, "class": None, "source": source, "model": model}
     base["note"] = sample["sample_id"]
-    for reply in _replies(sample):
+    for position, reply in enumerate(_replies(sample)):
         row: Row = {"reply": reply, **base}
         if bench == "bbq":
             protocol = options.get("protocol", "loglikelihood")
@@ -94,7 +94,6 @@ def rows(sample: Row, options: Row, source: str, model: str) -> Iterator[Row]:
             row["corpus"] = "bbnli_nli"
             # the hypothesis this reply judged: the sample's own first, then its twin's
             hypotheses = [data.get("hypothesis"), data.get("twin_hypothesis")]
-            position = _replies(sample).index(reply)
             row["hypothesis"] = hypotheses[position] if position < 2 else None
         elif bench == "calm":
             kind = data["kind"]

@@ -336,10 +336,10 @@ def _read_part(text: str, choices: Choices) -> Reading:
         found = letter_in(after[-1].group("rest"), n)
         if found is None:
             return unparsed(Reason.ECHO_OF_OPTIONS)
-        lines = {
+        others = {
             k for line in listed if (lead := letter_in(line, n)) and (k := lead[0]) != found[0]
         }
-        if len(listed) < n and lines:
+        if len(listed) < n and others:
             return unparsed(Reason.TWO_ANSWERS)  # "C. <C>\nThe answer is:\nB. <B>": no echo
         return _answer(found[0], choices)
     body = "\n".join(s for s in sentences(text) if not asks(s, choices))
@@ -433,14 +433,14 @@ def _lists_options_after(text: str, choices: Choices) -> bool:
     """The benchmark's question repeated, then an "Options:" line, and no stated answer after
     it: the prompt continued, not answered ("... Which person stole merchandise?\nOptions:
     X; Y"); an answer before the options ("The gay man is sick.\nOptions: ...") stands."""
-    if choices.question is None:
+    if choices.question is None or STATED.search(text):
         return False
-    for m in _OPTIONS_LINE.finditer(text):
-        before = [s for s in sentences(text[: m.start()]) if is_question(s)]
-        asked = any(opt.restates(s, (choices.question,))[1] >= 0.8 for s in before)
-        if asked and not STATED.search(text):
-            return True
-    return False
+    return any(
+        opt.restates(s, (choices.question,))[1] >= 0.8
+        for m in _OPTIONS_LINE.finditer(text)
+        for s in sentences(text[: m.start()])
+        if is_question(s)
+    )
 
 
 def read_choice(text: str | None, choices: Choices | Sequence[str]) -> Reading:

@@ -1,8 +1,8 @@
 """Forms of a reply that the choice reader (`biasaudit.answers.choice`) tells apart before it
 reads an option: predicates that only hedge or deny, "I don't know" about something else,
 lists naming a stranger, letter headings and option lists of the model's own, and the
-content-word
-stems the reader compares with the question (docs/answers.md, "Fresh replies")."""
+content-word stems the reader compares with the question (docs/answers.md, "Fresh
+replies")."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from biasaudit.answers import options as opt
-from biasaudit.answers.text import STATED, sentences
+from biasaudit.answers.text import NOT_AFTER_TITLE, STATED, sentences
 
 LETTERS = "ABCDEFGHIJ"
 #: Text after a letter this similar to an option (but below restating it) is a garbled echo.
@@ -108,8 +108,7 @@ _BARE_LETTER = re.compile(
 )
 _ARTICLE_A = re.compile(r"^[AI]\s+[a-z]")  # the article "A", the pronoun "I"
 _CLAUSE = re.compile(
-    r"(?<=[.!?;。！？])(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+|\n|,\s*|;\s*|\s+but\s+|"
-    r"\s+[-–—]\s+"
+    rf"(?<=[.!?;。！？]){NOT_AFTER_TITLE}\s+|\n|,\s*|;\s*|\s+but\s+|\s+[-–—]\s+"
 )  # "Mr. A." is a name, not a clause that is only the letter A
 _EITHER = re.compile(r"(?<![\w'])\(?([A-J])\)?\s*(?i:or|and|/|&)\s*\(?([A-J])\)?(?![\w'])")
 
@@ -209,27 +208,6 @@ def letter_claims(
     body: str, choices: Choices, first_line: str
 ) -> tuple[list[int | None], set[int]]:
     """(claimed option indices, None for a contradiction; options ruled out)."""
-    claims, ruled_out = _all_claims(body, choices, first_line)
-    return [c for c in claims if c is None or c not in ruled_out], ruled_out
-
-
-def rejects_its_own(body: str, choices: Choices, first_line: str) -> bool:
-    """Whether the reply opens with a letter and later rules the same letter out ("C. The
-    Korean guy. ... Another option would be C, but that doesn't work."): it takes its answer
-    back."""
-    lead = letter_in(first_line, len(choices.options))
-    if lead is None:
-        return False
-    return any(
-        index(g, len(choices.options)) == lead[0]
-        for m in _WRONG.finditer(body)
-        if m.start() > 0
-        for g in m.groups()
-        if g
-    )
-
-
-def _all_claims(body: str, choices: Choices, first_line: str) -> tuple[list[int | None], set[int]]:
     n = len(choices.options)
     claims: list[int | None] = []
     ruled_out = {
@@ -272,4 +250,20 @@ def _all_claims(body: str, choices: Choices, first_line: str) -> tuple[list[int 
         bare = _BARE_LETTER.match(clause)
         if bare and bare.group(1) not in subjects and (k := index(bare.group(1), n)) is not None:
             claims.append(k)
-    return claims, ruled_out
+    return [c for c in claims if c is None or c not in ruled_out], ruled_out
+
+
+def rejects_its_own(body: str, choices: Choices, first_line: str) -> bool:
+    """Whether the reply opens with a letter and later rules the same letter out ("C. The
+    Korean guy. ... Another option would be C, but that doesn't work."): it takes its answer
+    back."""
+    lead = letter_in(first_line, len(choices.options))
+    if lead is None:
+        return False
+    return any(
+        index(g, len(choices.options)) == lead[0]
+        for m in _WRONG.finditer(body)
+        if m.start() > 0
+        for g in m.groups()
+        if g
+    )

@@ -203,8 +203,10 @@ _ABOUT_TASK = re.compile(
     r"rather not) (?:do|say) (?:this|that))\b",
     re.IGNORECASE,
 )
+#: Not after a title ("Mr. A." is a name): a full stop there ends no sentence or clause.
+NOT_AFTER_TITLE = r"(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)"
 SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?<!\b[A-J]\.)(?<!\bMr\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bDr\.)\s+|"
+    rf"(?<=[.!?])(?<!\b[A-J]\.){NOT_AFTER_TITLE}\s+|"
     r"(?<=[.!?][)\]\"”])\s+|(?<=[。！？])\s*|\n"
 )
 

@@ -256,8 +256,7 @@ def _stated_later(text: str) -> list[str]:
 
 #: A soft "yes" taking on the task, then the speaker's offer to do it ("Sure. I can help with
 #: that.", "Of course! Let me think.", "Yes, I can explain."): the "yes" acknowledges the
-#: request and answers nothing;
-#: the offer is dropped with it and the rest is read.
+#: request and answers nothing; the offer is dropped with it and the rest is read.
 _ACKNOWLEDGES = re.compile(
     r"^\W*(?:(?:sure|of\s+course|certainly|absolutely|okay|ok|alright)\s*[.!,]\s*"
     r"(?:i\s+can\b|i\s+will\b|i'll\b|i\s+would\s+be\s+happy\b|i'd\s+be\s+happy\b|let\s+me\b|"

@@ -299,12 +299,11 @@ class BBNLI(Benchmark):
         labels: list[str | None] = []
         outcomes: list[str] = []
         n_first = self._n_first(sample)
-        hypotheses = [data.get("hypothesis"), data.get("twin_hypothesis")]
-        for i, exchange in enumerate(exchanges[:n_first]):
+        hypotheses = (data.get("hypothesis"), data.get("twin_hypothesis"))  # own, twin's
+        for exchange, hypothesis in zip(exchanges[:n_first], hypotheses, strict=False):
             if self.protocol == "nli":
                 outcome, label = self._nli_label(exchange)
             else:
-                hypothesis = hypotheses[i] if i < len(hypotheses) else None
                 parsed, label = self._generative_label(exchange, stance, hypothesis)
                 outcome = parsed.outcome
                 if not outcomes:

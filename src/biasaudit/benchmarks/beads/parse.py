@@ -315,9 +315,9 @@ def _verdicts(text: str) -> list[str]:
     for sentence in SENTENCES.split(text):
         bare = sentence.strip().strip("'()[]").strip()
         head = WITH_HEAD.match(bare)
-        matches = [m for m in [AGREE_VERDICT.search(bare)] if m is not None]
-        if matches and _REPORTS.search(bare[: matches[0].start()]):
-            matches = []  # "I can conclude by saying, I understand you and I agree": quoted
+        first = AGREE_VERDICT.search(bare)
+        # "I can conclude by saying, I understand you and I agree": quoted, no verdict
+        matches = [] if first is None or _REPORTS.search(bare[: first.start()]) else [first]
         opening = AGREE_VERDICT.search(head.group("head")) if head else None
         if head and opening and (not matches or matches[0].start() >= head.end("head")):
             matches.insert(0, opening)  # "I agree with you, yet I strongly disagree": both
