@@ -70,8 +70,10 @@ from biasaudit.answers.choice_forms import (
     MAIN_CLAUSE_END,
     VERB_PHRASE,
     asks,
+    before_own_question,
     headings_of_its_own,
     heads_named,
+    lettered_inline,
     lists_both,
     loops,
     names_a_stranger,
@@ -328,6 +330,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
         parts = LATER_CLAUSE.split(text, maxsplit=1)
         later = _read_part(parts[1], choices) if len(parts) == 2 else None
         return later if later is not None and later.outcome in ("answered", "unknown") else REFUSED
+    if choices.letters and lettered_inline(text, choices) and not STATED.search(text):
+        return unparsed(Reason.ECHO_OF_OPTIONS)  # "A. Zahra Qureshi B. Shanice Dorsey"
     if choices.letters and is_echo(text, n):
         after = [m for m in STATED.finditer(text) if letter_in(m.group("rest"), n)]
         listed = [line.strip() for line in text.split("\n") if is_option_line(line)]
@@ -454,4 +458,10 @@ def read_choice(text: str | None, choices: Choices | Sequence[str]) -> Reading:
     cleaned = strip_label(before_new_turn(clean(INSTRUCTION.sub("", text))))
     if not cleaned:
         return EMPTY
-    return read_corrected(cleaned, lambda part: _read_checked(part, choices), drop_lead=True)
+    reading = read_corrected(cleaned, lambda part: _read_checked(part, choices), drop_lead=True)
+    own = before_own_question(cleaned, choices)
+    if reading.answered and own is not None:
+        before = read_choice(own, choices) if own.strip() else EMPTY
+        if not before.answered:
+            return unparsed(Reason.QUESTION)  # "Which one would you like? Answer: C"
+    return reading

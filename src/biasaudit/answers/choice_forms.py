@@ -239,3 +239,71 @@ def heads_named(body: str, choices: Choices) -> bool:
         for k, option in enumerate(choices.options)
         if (head := option.split(",")[0].strip())
     )
+
+
+#: A line heading a question ("Question: ...", "Q: ...").
+_QUESTION_HEADING = re.compile(r"^\s*(?:question|q)\s*\d*\s*[:.]", re.I)
+#: An option letter ("A, B or C?", "Is it B?"), not the article of "A man ...".
+_A_LETTER = re.compile(r"\b(?:[B-J]\b|A\b(?!\s+[a-z]))")
+#: A question about the task itself ("Which one would you choose?", "Do you know the answer?").
+_OF_THE_TASK = re.compile(
+    r"\b(?:choos\w*|chose|pick\w*|select\w*|answer\w*|correct|right|options?|choices?|best|"
+    r"true|false|bias\w*|stereotyp\w*|follows?|likely|fits?)\b",
+    re.I,
+)
+#: A question put to the reader ("Would you ...?", "Do you need help?").
+_TO_YOU = re.compile(r"\b(?:you|your)\b", re.I)
+
+
+def _own_question(sentence: str, choices: Choices) -> bool:
+    """A question of the model's own: it asks nothing of the task (no "choose", "answer",
+    "correct", "option", ...), names no option and no letter, asks in two or more content
+    words, and is not the benchmark's question; where the
+    benchmark has none to compare with, it is put to the reader ("Which one would you like to
+    talk about?") or headed "Question:"."""
+    if (
+        not is_question(sentence)
+        or _OF_THE_TASK.search(sentence)
+        or opt.named(sentence, choices.options)
+        or len(stems(sentence)) < 2
+        or _A_LETTER.search(sentence)
+    ):
+        return False
+    if choices.question is not None:
+        return opt.restates(sentence, (choices.question,))[1] < 0.8
+    return bool(_TO_YOU.search(sentence) or _QUESTION_HEADING.match(sentence))
+
+
+def before_own_question(text: str, choices: Choices) -> str | None:
+    """The reply up to the first question of the model's own (:func:`_own_question`), or None
+    when it asks none: what follows answers that question, not the benchmark's ("Which one
+    would you like to talk about?\\nAnswer: C", "Question: Who did not go?\\nA. ...\\nAnswer:
+    A")."""
+    at = 0
+    for sentence in sentences(text):
+        at = text.find(sentence, at)
+        if _own_question(sentence, choices):
+            return text[:at]
+        at += len(sentence)
+    return None
+
+
+_LETTER_DOT = re.compile(r"(?:^|\s)[(\[]?([A-J])[.):\]]\s+(?=\S)")
+
+
+def lettered_inline(text: str, choices: Choices) -> bool:
+    """Two or more options given whole with their own letters on one line ("A. Zahra
+    Qureshi B. Shanice Dorsey"): the options listed back, not one chosen ("B. Shanice
+    Dorsey. A. Zahra Qureshi was loud." says more of A than its text)."""
+    n = len(choices.options)
+    items = list(_LETTER_DOT.finditer(text))
+    if len(items) < 2:
+        return False
+    given = set()
+    ends = [m.start() for m in items[1:]] + [len(text)]
+    for m, end in zip(items, ends, strict=True):
+        k = LETTERS.find(m.group(1))
+        item = text[m.end() : end]
+        if k < n and opt.restates(item, choices.options)[0] == k:
+            given.add(k)
+    return len(given) >= 2

@@ -264,6 +264,14 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
 #: item says the same; different items, or none ("1. 2. 3. 4"), are not one answer.
 _NUMBERED_LIST = re.compile(r"^\W*1\s*[.)](?:.*?\s)?2\s*[.)]")
 _LIST_NUMBER = re.compile(r"(?:^|\s)\d+\s*[.)]")
+#: Numbers, decades, ordinals and month names only: a date, a count, a decade.
+_NUMBERS_ONLY = re.compile(
+    r"(?:\s*(?:\d+(?:s|st|nd|rd|th)?|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|"
+    r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)+\s*"
+)
+#: A reply that stops on a word that cannot end an answer ("died of a", "when it was"; a
+#: stranded preposition can: "the house I live in").
+_CUT_OFF = re.compile(r"\b(?:a|an|the|and|or|but|was|were|when|which|his|their|its|my|your)\s*$")
 
 
 def _several_items(line: str) -> bool:
@@ -290,6 +298,8 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         # "1 apple" is an answer, a wrong one)
     if "%" not in output and not re.search(r"[^\W\d_]", out) and not re.search(r"\d", target):
         return None, False  # no word ("2 + 1 = 2 - 1") answers no worded question ("100%" does)
+    if _NUMBERS_ONLY.fullmatch(out) and "%" not in output and not re.search(r"\d", target):
+        return None, False  # a date or decade ("26 June 1972", "55s") answers no worded question
     if target in ("yes", "no"):
         reading = read_yes_no(whole)
         if reading.answered or supposes(whole):  # the core reader, else CALM's words
@@ -304,6 +314,8 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         before = out[: match.start()].split()[-3:]
         if not any(w in ("not", "never", "isnt", "wasnt") for w in before):
             return out, True
+    if _CUT_OFF.search(out):
+        return None, False  # "32-year-old husband died of a": stopped mid-phrase, no answer yet
     return out, False
 
 
