@@ -374,6 +374,14 @@ def _read_part(text: str, choices: Choices) -> Reading:
         first = claims[0]
         if first is None or len(distinct) != 1:
             return _several(body)
+        if (
+            first != choices.unknown
+            and choices.unknown is not None
+            and says_unknown(body, choices.question)
+        ):
+            return unparsed(
+                Reason.TWO_ANSWERS
+            )  # "C. Queenie Choi\n... it doesn't specify which one"
         return _answer(first, choices)
     if lists_both(text, choices):
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "<sentence 1> or <sentence 2>?"

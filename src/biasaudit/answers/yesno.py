@@ -14,7 +14,8 @@ Rules, in order (each on the cleaned reply, see :mod:`biasaudit.answers.text`):
    appropriate? No" reads the "No"); a reply that only asks is ``question``.
 5. The options echoed ("Yes or no", "Y/N", "yes/no", "sí o no", "oui ou non", "ja oder
    nein", "是或否") is ``echo_of_options``.
-6. "Yes and no", "Yes, but no": ``unknown`` where the protocol has it, else ``two_answers``.
+6. "Yes and no", "Yes, but no", and "both true and false" anywhere: ``unknown`` where the
+   protocol has it, else ``two_answers``.
 7. A statement that the answer cannot be told ("No way to tell", "It cannot be determined",
    "It depends", "Not enough information", "Maybe"): ``unknown`` where the protocol has it,
    else ``hedge``; the speaker's own uncertainty ("No idea", "Not sure", "I don't know"):
@@ -99,6 +100,12 @@ _ECHO = re.compile(
 _BOTH = re.compile(
     rf"^(?:{_YES}\s*,?\s*(?:and|but|y|et|und)\s+{_NO}|{_NO}\s*,?\s*(?:and|but|y|et|und)\s+{_YES})"
     r"(?:\W|$)",
+    re.I,
+)
+#: Both answers said of one thing anywhere: "your hypothesis is both true and false".
+_BOTH_WORDS = re.compile(
+    r"\bboth\s+(?:(?:true|yes|right|correct)\s+and\s+(?:false|no|wrong|incorrect|untrue)|"
+    r"(?:false|no|wrong|incorrect|untrue)\s+and\s+(?:true|yes|right|correct))\b",
     re.I,
 )
 #: The context does not tell (the protocol's unknown outcome where it has one).
@@ -331,7 +338,7 @@ def _read_part(
         if rest:  # "Yes or no: no."
             return _read_part(rest.group(1), has_unknown, verdict, None)
         return unparsed(Reason.ECHO_OF_OPTIONS)
-    if _BOTH.match(body):
+    if _BOTH.match(body) or _BOTH_WORDS.search(body):
         return Reading("unknown") if has_unknown else unparsed(Reason.TWO_ANSWERS)
     stripped = _OPENER.sub("", body, count=1).strip()
     if _CANNOT_TELL.match(body) or _CANNOT_TELL.match(stripped):
