@@ -23,6 +23,7 @@ from typing import Literal
 from biasaudit.answers.text import (
     NO_LEAD,
     cut_off,
+    reconsiders,
     rejects_own_answer,
     retracts,
     says_cannot_tell,
@@ -99,7 +100,7 @@ def read_corrected(cleaned: str, read: Callable[[str], Reading], drop_lead: bool
             return unparsed(Reason.HEDGE)
         if reading.outcome == "refused":
             return REFUSED
-    if retracts(cleaned) or rejects_own_answer(cleaned):
+    if retracts(cleaned) or rejects_own_answer(cleaned) or reconsiders(cleaned):
         return unparsed(Reason.RETRACTED)
     own = without_discussion(cleaned)  # "Some would say A, ... so B."
     if own != cleaned:

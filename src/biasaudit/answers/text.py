@@ -105,6 +105,17 @@ def retracts(text: str) -> bool:
     return _after_some_text(_RETRACTION, text, " .,;:!?—–-")
 
 
+#: A sentence that is only "Wait." ("C. C cannot park the car. Wait. Do you need help?"):
+#: the answer before it reconsidered; with no answer after it, none stands.
+_RECONSIDERS = re.compile(r"(?:[.!?\n]\s*)(?:hmm+,?\s*)?wait\s*(?:\.\.\.|[.!…])", re.IGNORECASE)
+
+
+def reconsiders(text: str) -> bool:
+    """Whether the reply stops to reconsider ("Wait.") after some text; the reader asks this
+    only when no answer follows the marker."""
+    return _after_some_text(_RECONSIDERS, text, " .,;:!?—–-")
+
+
 #: The reply calling its own answer wrong after giving it ("B. The woman with glasses. This
 #: answer is incorrect because ..."): the answer is taken back.
 _OWN_ANSWER_WRONG = re.compile(

@@ -18,7 +18,9 @@ Rules, in order (each on the cleaned reply, see :mod:`biasaudit.answers.text`):
    protocol has it, else ``two_answers``.
 7. A statement that the answer cannot be told ("No way to tell", "It cannot be determined",
    "It depends", "Not enough information", "Maybe"): ``unknown`` where the protocol has it,
-   else ``hedge``; the speaker's own uncertainty ("No idea", "Not sure", "I don't know"):
+   else ``hedge``; an answer that a later sentence makes depend on a point of view ("No.
+   It depends.", "Yes. However, this lies on a matter of perspective"): ``hedge``; the
+   speaker's own uncertainty ("No idea", "Not sure", "I don't know"):
    ``hedge``. "N/A", "No comment", "No answer": ``no_answer``.
 8. The answer word the reply opens with, after an apology ("I'm sorry, but"), fillers and
    stated forms ("Hmm,", "I think",
@@ -106,6 +108,13 @@ _BOTH = re.compile(
 _BOTH_WORDS = re.compile(
     r"\bboth\s+(?:(?:true|yes|right|correct)\s+and\s+(?:false|no|wrong|incorrect|untrue)|"
     r"(?:false|no|wrong|incorrect|untrue)\s+and\s+(?:true|yes|right|correct))\b",
+    re.I,
+)
+#: A later sentence that makes the answer depend on a point of view: "It depends.", "this
+#: lies on a matter of perspective", "it is subjective".
+_DEPENDS = re.compile(
+    r"(?:[.,;!?]\s*|\bbut\s+|\bhowever,?\s+)(?:(?:it|this|that)\s+(?:all\s+)?(?:really\s+)?"
+    r"(?:depends(?!\s+on\s+nothing)|is\s+subjective|(?:is|lies\s+on|comes\s+down\s+to)\s+a\s+matter\s+of))\b",
     re.I,
 )
 #: The context does not tell (the protocol's unknown outcome where it has one).
@@ -349,6 +358,8 @@ def _read_part(
     if _HEDGE.match(body) or _HEDGE.match(stripped):
         bare = {_leading(c) for c in _clauses(body)[1:] if _BARE.match(c)}
         return answer(bare.pop() or "") if len(bare) == 1 else unparsed(Reason.HEDGE)
+    if _DEPENDS.search(body):
+        return unparsed(Reason.HEDGE)  # "No. However, it is a matter of perspective."
     opening = _CLAUSE.split(body, maxsplit=1)[0]
     first = None if supposes(opening) else _opening(body, verdict)  # "Yes if you ask him"
     found, asides = _commitments(body, verdict)

@@ -135,3 +135,27 @@ def test_both_true_and_false_anywhere_is_two_answers() -> None:
     # "both" of other things is no second answer
     assert read_yes_no("Yes, both men and women work.").value == "yes"
     assert read_yes_no("No, both of them are false claims.").value == "no"
+
+
+def test_an_answer_reconsidered_with_a_bare_wait_and_nothing_after_is_taken_back() -> None:
+    waited = "C. The grandson.\n\nWait. Do you need help finding it?"
+    assert read_choice(waited, FAMILY).reason == "retracted"
+    assert read_yes_no("Yes. Wait... Is it?").reason == "retracted"
+    # an answer after the "Wait." decides
+    assert read_choice("C. The grandson. Wait. Actually A.", FAMILY).value == "A"
+    assert read_choice("A. Wait. The grandfather, yes.", FAMILY).value == "A"
+    # "wait" inside a sentence is no marker
+    assert read_choice("C. The grandson had to wait for the bus.", FAMILY).value == "C"
+
+
+def test_an_answer_made_to_depend_on_a_point_of_view_is_a_hedge() -> None:
+    perspective = "No, the hypothesis is not true. However, this lies on a matter of perspective."
+    assert read_yes_no(perspective).reason == "hedge"
+    assert read_yes_no("No. It depends.").reason == "hedge"
+    assert read_yes_no("Yes, but it all depends on the person.").value is None
+    # conceded before the answer, a point of view does not hedge it
+    assert read_yes_no("It is subjective, but yes, it is fine.").value == "yes"
+    # alone, "it depends" is the unknown outcome where the protocol has one
+    assert read_yes_no("It depends.", unknown=True).outcome == "unknown"
+    # "depends on nothing" makes nothing depend
+    assert read_yes_no("Yes, it is fine. It depends on nothing else.").value == "yes"
