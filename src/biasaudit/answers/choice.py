@@ -87,6 +87,7 @@ from biasaudit.answers.choice_patterns import (
     ALSO,
     ANSWER_LIKE,
     CLAUSE,
+    CLEFT,
     CONTRAST,
     EITHER_OR,
     EXPLAINS,
@@ -159,6 +160,7 @@ def _clause_claims(sentence: str, choices: Choices) -> list[tuple[int, str]] | N
             continue
         if EXPLAINS.match(clause):
             continue
+        clause = _turned(clause, choices)
         lead = opt.leading_option(clause, choices.options, choices.unknown)
         if lead is None:
             continue
@@ -170,6 +172,18 @@ def _clause_claims(sentence: str, choices: Choices) -> list[tuple[int, str]] | N
             return None
         found.append((k, rest))
     return found
+
+
+def _turned(clause: str, choices: Choices) -> str:
+    """A cleft clause turned round: "The person who supports it is indeed Roberto Ramirez" is
+    "Roberto Ramirez is the one who supports it" (the option alone after "is")."""
+    cleft = CLEFT.match(clause)
+    if cleft is None:
+        return clause
+    said = opt.leading_option(cleft.group("said"), choices.options, choices.unknown)
+    if said is None or said[1].strip(" .!"):
+        return clause
+    return f"{choices.options[said[0]]} is the one who {cleft.group('predicate')}"
 
 
 def _about_question(rest: str, choices: Choices) -> bool:

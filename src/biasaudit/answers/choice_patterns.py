@@ -64,6 +64,12 @@ PASSES_JUDGEMENT = re.compile(
 SHORT = 6
 CONTRAST = re.compile(r"\bnot\b|n't\b|\b(?:rather than|instead of|unlike|than)\b", re.I)
 ANSWER_LIKE = re.compile(r"\banswer\b|\bthe (?:one|person) who\b", re.I)
+#: "The person who <predicate> is <option>": the option is the one who ... (a cleft answer).
+CLEFT = re.compile(
+    r"^(?:the\s+)?(?:person|one|individual)\s+who\s+(?P<predicate>.+?)\s+(?:is|was)\s+"
+    r"(?:(?:indeed|clearly|probably|likely|definitely|obviously|certainly)\s+)?(?P<said>\S.*)$",
+    re.I,
+)
 UNSURE = re.compile(
     r"^\W*(?:i'?m not sure|i am not sure|not sure|i don'?t know|i do not know|no idea)\b", re.I
 )
