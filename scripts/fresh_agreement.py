@@ -15,13 +15,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
 - *missed*: the label is an answer and the reader gives none.
 
     PYTHONPATH=src python scripts/fresh_agreement.py   # markdown tables for docs/answers.md
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout   # tests/corpora/heldout
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout2  # tests/corpora/heldout2
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout3  # tests/corpora/heldout3
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout4  # tests/corpora/heldout4
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout5  # tests/corpora/heldout5
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout6  # tests/corpora/heldout6
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout7  # tests/corpora/heldout7
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout N  # held-out round N (1-8)
 """
 
 from __future__ import annotations
@@ -35,25 +29,24 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FRESH = ROOT / "tests" / "corpora" / "fresh"
-#: Replies labelled before any reader ran on them and read once before any rule was written
-#: on them (2026-11-29): the measurement nobody tuned for.
-HELDOUT = ROOT / "tests" / "corpora" / "heldout"
-#: The second held-out round (2026-11-29, seeds 5107-5109), labelled and committed before the
-#: reader (with every rule written on the first held-out round) read it.
-HELDOUT2 = ROOT / "tests" / "corpora" / "heldout2"
-#: The third held-out round (2026-11-29, seeds 6107-6109), labelled blind by two labellers and
-#: committed before the reader (with the rules written on the second round) read it.
-HELDOUT3 = ROOT / "tests" / "corpora" / "heldout3"
-#: The fourth (2026-11-29, seeds 7107-7109), the same way, read by the reader with the rules
-#: written on the third.
-HELDOUT4 = ROOT / "tests" / "corpora" / "heldout4"
-#: The fifth (2026-11-29, seeds 8107-8109), read by the reader with the fourth's rules.
-HELDOUT5 = ROOT / "tests" / "corpora" / "heldout5"
-#: The sixth (2026-11-29, seeds 9107-9109), read by the reader with the fifth's rules.
-HELDOUT6 = ROOT / "tests" / "corpora" / "heldout6"
-#: The seventh (2026-11-29, seeds 10107-10109), read by the reader with the sixth's rules and
-#: the BBNLI hypothesis check.
-HELDOUT7 = ROOT / "tests" / "corpora" / "heldout7"
+#: The held-out rounds: replies labelled (rounds 3-8: blind, by two labellers) and committed
+#: before the reader read them, each read first by the reader with every rule written on the
+#: rounds before it (docs/answers.md, "What the rounds say"). Round -> (folder, seeds, the
+#: reader of the first read).
+ROUNDS: dict[int, tuple[Path, str, str]] = {
+    1: (ROOT / "tests" / "corpora" / "heldout", "4107-4109", "main after issue 30"),
+    2: (ROOT / "tests" / "corpora" / "heldout2", "5107-5109", "round 1's rules"),
+    3: (ROOT / "tests" / "corpora" / "heldout3", "6107-6109", "round 2's rules"),
+    4: (ROOT / "tests" / "corpora" / "heldout4", "7107-7109", "round 3's rules"),
+    5: (ROOT / "tests" / "corpora" / "heldout5", "8107-8109", "round 4's rules"),
+    6: (ROOT / "tests" / "corpora" / "heldout6", "9107-9109", "round 5's rules"),
+    7: (
+        ROOT / "tests" / "corpora" / "heldout7",
+        "10107-10109",
+        "round 6's rules, BBNLI hypothesis",
+    ),
+    8: (ROOT / "tests" / "corpora" / "heldout8", "11107-11109", "rules from rounds 1-7 (d426845)"),
+}
 Row = dict[str, Any]
 
 
@@ -143,14 +136,18 @@ def markdown(folder: Path = FRESH) -> str:
     return "\n".join(out)
 
 
+def folder_of(args: list[str]) -> Path:
+    """The corpus folder the command line names: ``--heldout N`` (``--heldout`` alone: round
+    1), else the fresh corpora."""
+    if not args:
+        return FRESH
+    if args[0] != "--heldout" or len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
+        raise SystemExit("usage: fresh_agreement.py [--heldout N]")
+    n = int(args[1]) if len(args) == 2 else 1
+    if n not in ROUNDS:
+        raise SystemExit(f"fresh_agreement.py: no held-out round {n} (rounds: {sorted(ROUNDS)})")
+    return ROUNDS[n][0]
+
+
 if __name__ == "__main__":
-    folders = {
-        "--heldout": HELDOUT,
-        "--heldout2": HELDOUT2,
-        "--heldout3": HELDOUT3,
-        "--heldout4": HELDOUT4,
-        "--heldout5": HELDOUT5,
-        "--heldout6": HELDOUT6,
-        "--heldout7": HELDOUT7,
-    }
-    sys.stdout.write(markdown(folders.get(" ".join(sys.argv[1:]), FRESH)) + "\n")
+    sys.stdout.write(markdown(folder_of(sys.argv[1:])) + "\n")
