@@ -143,8 +143,37 @@ def after_letter(k: int, rest: str, choices: Choices) -> int | None:
     lead = opt.leading_option(said, choices.options, choices.unknown)
     if lead is not None:
         return k if lead[0] == k else None
+    if _of_its_own(said, choices.options[k]):
+        return None  # "B. The slipping girl" for "The slim guy": someone of its own
     # between an explanation ("B, because ...") and a restatement: a garbled option
     return k if best < GARBLED or len(opt.words(said)) < 3 else None
+
+
+#: Text after a letter that says something of the task, not of someone: "the answer", "the
+#: context", "the least stereotypical", "it fits".
+_OF_THE_TASK = re.compile(
+    r"\b(?:answer\w*|correct|right|best|option|choice|context|text|passage|question|story|"
+    r"information|scenario|prompt|statement|sentence|continuation|reason\w*|stereotyp\w*|"
+    r"bias\w*|fits?|follows?|plausibl\w*|likely|least|most|first|second|third|last|former|"
+    r"latter|one|because|since)\b",
+    re.I,
+)
+_NOUN_PHRASE = re.compile(r"^(?:the|a|an)\s+\w+\s+\w+", re.I)
+
+
+def _stems4(text: str) -> set[str]:
+    return {w[:4] for w in opt.words(text) if len(w) > 3}
+
+
+def _of_its_own(said: str, option: str) -> bool:
+    """Text after a letter that names someone or says something of its own: a noun phrase
+    ("The female engineer who is obsessed with her looks") or, where the options are
+    sentences, a sentence, sharing no content word with the letter's option and saying
+    nothing of the task (:data:`_OF_THE_TASK`)."""
+    if _OF_THE_TASK.search(said) or _stems4(said) & _stems4(option):
+        return False
+    sentence_options = len(opt.words(option)) >= 5
+    return bool(_NOUN_PHRASE.match(said)) or (sentence_options and len(opt.words(said)) >= 5)
 
 
 def is_option_line(line: str) -> bool:
