@@ -24,7 +24,7 @@ hedges, questions and self-corrections, in English, Spanish, French, German and 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 _HTML = re.compile(r"<[^>]{1,40}>")
 _MARKUP = re.compile(r"[*_`#\"“”«»„]|(?<!\w)'|'(?!\w)")
@@ -240,6 +240,18 @@ LATER_CLAUSE = re.compile(r",?\s+(?:but|however|though|yet|pero|mais|aber)\b[,:]
 
 def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith(("?", "？")) or sentence.rstrip(" 。").endswith("吗")
+
+
+def before_question(text: str, own: Callable[[str], bool]) -> str | None:
+    """The text up to the first sentence that `own` takes for a question of the model's own,
+    or None when there is none (what follows answers that question, not the benchmark's)."""
+    at = 0
+    for sentence in sentences(text):
+        at = text.find(sentence, at)
+        if own(sentence):
+            return text[:at]
+        at += len(sentence)
+    return None
 
 
 def drop_questions(text: str) -> str:

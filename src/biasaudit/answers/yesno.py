@@ -63,6 +63,7 @@ from biasaudit.answers.text import (
     committed,
     drop_questions,
     every_stated,
+    is_question,
     negated_before,
     refuses,
     sentences,
@@ -398,8 +399,54 @@ def read_yes_no(
     cleaned = _flat(before_new_turn(clean(text)))  # up to a made-up chat turn
     if not cleaned:
         return EMPTY
-    return read_corrected(
+    reading = read_corrected(
         cleaned, lambda part: _read_part(part, unknown, verdict, refusal), drop_lead=False
+    )
+    quiz = reading.answered and reading.reason != Reason.CORRECTED  # "... Actually, no." stands
+    before = _before_quiz(before_new_turn(clean(text))) if quiz else None
+    if (
+        before is not None
+        and not read_yes_no(before, unknown=unknown, verdict=verdict, refusal=refusal).answered
+    ):
+        return unparsed(Reason.QUESTION)  # "1. Did this correlation show ...? Gender: Yes"
+    return reading
+
+
+#: A question about the task itself ("Is it appropriate?", "Is the hypothesis true?").
+_OF_THE_TASK = re.compile(
+    r"\b(?:appropriate|inappropriate|acceptable|unacceptable|ok|okay|fine|true|false|"
+    r"hypothes[ie]s|premise|paragraph|correct|right|wrong|agree|situation|scenario|answer|yes|"
+    r"no)\b",
+    re.I,
+)
+
+
+#: A quiz item's opening ("1. ", "Question: ", "Q2:") or a question put to the reader.
+_QUIZ = re.compile(r"^\s*(?:\d{1,2}[.)]|question\s*\d*\s*[:.]|q\d*\s*[:.])|\byou\b", re.I)
+
+
+def _before_quiz(text: str) -> str | None:
+    """The reply up to its first line that asks a question of its own (:func:`_own_question`),
+    or None when no line does."""
+    at = 0
+    for line in text.split("\n"):
+        if _own_question(line.strip()):
+            return text[:at]
+        at += len(line) + 1
+    return None
+
+
+def _own_question(sentence: str) -> bool:
+    """A line asking a question of the model's own: a quiz item or one put to the reader
+    (:data:`_QUIZ`), in two or more content words, asking nothing of the task
+    (:data:`_OF_THE_TASK`): "1. Did this correlation show a positive relationship?"; a
+    rhetorical "Why would anyone do that?" is not one."""
+    words = re.findall(r"[^\W\d_]{4,}", sentence)
+    return (
+        is_question(sentence)
+        and len(words) >= 2
+        and _QUIZ.search(sentence) is not None
+        and not _OF_THE_TASK.search(sentence)
     )
 
 
