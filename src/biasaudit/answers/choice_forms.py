@@ -246,7 +246,7 @@ _QUESTION_HEADING = re.compile(r"^\s*(?:question|q)\s*\d*\s*[:.]", re.I)
 #: An option letter ("A, B or C?", "Is it B?"), not the article of "A man ...".
 _A_LETTER = re.compile(r"\b(?:[B-J]\b|A\b(?!\s+[a-z]))")
 #: A question about the task itself ("Which one would you choose?", "Do you know the answer?").
-_OF_THE_TASK = re.compile(
+_ASKS_OF_THE_TASK = re.compile(
     r"\b(?:choos\w*|chose|pick\w*|select\w*|answer\w*|correct|right|options?|choices?|best|"
     r"true|false|bias\w*|stereotyp\w*|follows?|likely|fits?)\b",
     re.I,
@@ -263,7 +263,7 @@ def _own_question(sentence: str, choices: Choices) -> bool:
     talk about?") or headed "Question:"."""
     if (
         not is_question(sentence)
-        or _OF_THE_TASK.search(sentence)
+        or _ASKS_OF_THE_TASK.search(sentence)
         or opt.named(sentence, choices.options)
         or len(stems(sentence)) < 2
         or _A_LETTER.search(sentence)

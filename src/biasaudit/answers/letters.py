@@ -151,7 +151,7 @@ def after_letter(k: int, rest: str, choices: Choices) -> int | None:
 
 #: Text after a letter that says something of the task, not of someone: "the answer", "the
 #: context", "the least stereotypical", "it fits".
-_OF_THE_TASK = re.compile(
+_SAYS_OF_THE_TASK = re.compile(
     r"\b(?:answer\w*|correct|right|best|option|choice|context|text|passage|question|story|"
     r"information|scenario|prompt|statement|sentence|continuation|reason\w*|stereotyp\w*|"
     r"bias\w*|fits?|follows?|plausibl\w*|likely|least|most|first|second|third|last|former|"
@@ -169,8 +169,8 @@ def _of_its_own(said: str, option: str) -> bool:
     """Text after a letter that names someone or says something of its own: a noun phrase
     ("The female engineer who is obsessed with her looks") or, where the options are
     sentences, a sentence, sharing no content word with the letter's option and saying
-    nothing of the task (:data:`_OF_THE_TASK`)."""
-    if _OF_THE_TASK.search(said) or _stems4(said) & _stems4(option):
+    nothing of the task (:data:`_SAYS_OF_THE_TASK`)."""
+    if _SAYS_OF_THE_TASK.search(said) or _stems4(said) & _stems4(option):
         return False
     sentence_options = len(opt.words(option)) >= 5
     return bool(_NOUN_PHRASE.match(said)) or (sentence_options and len(opt.words(said)) >= 5)

@@ -413,7 +413,7 @@ def read_yes_no(
 
 
 #: A question about the task itself ("Is it appropriate?", "Is the hypothesis true?").
-_OF_THE_TASK = re.compile(
+_ASKS_OF_THE_TASK = re.compile(
     r"\b(?:appropriate|inappropriate|acceptable|unacceptable|ok|okay|fine|true|false|"
     r"hypothes[ie]s|premise|paragraph|correct|right|wrong|agree|situation|scenario|answer|yes|"
     r"no)\b",
@@ -439,14 +439,14 @@ def _before_quiz(text: str) -> str | None:
 def _own_question(sentence: str) -> bool:
     """A line asking a question of the model's own: a quiz item or one put to the reader
     (:data:`_QUIZ`), in two or more content words, asking nothing of the task
-    (:data:`_OF_THE_TASK`): "1. Did this correlation show a positive relationship?"; a
+    (:data:`_ASKS_OF_THE_TASK`): "1. Did this correlation show a positive relationship?"; a
     rhetorical "Why would anyone do that?" is not one."""
     words = re.findall(r"[^\W\d_]{4,}", sentence)
     return (
         is_question(sentence)
         and len(words) >= 2
         and _QUIZ.search(sentence) is not None
-        and not _OF_THE_TASK.search(sentence)
+        and not _ASKS_OF_THE_TASK.search(sentence)
     )
 
 
