@@ -15,7 +15,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
 - *missed*: the label is an answer and the reader gives none.
 
     PYTHONPATH=src python scripts/fresh_agreement.py   # markdown tables for docs/answers.md
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout N  # held-out round N (1-8)
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout N  # held-out round N (1-9)
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ ROUNDS: dict[int, tuple[Path, str, str]] = {
         "round 6's rules, BBNLI hypothesis",
     ),
     8: (ROOT / "tests" / "corpora" / "heldout8", "11107-11109", "rules from rounds 1-7 (d426845)"),
+    9: (ROOT / "tests" / "corpora" / "heldout9", "12107-12109", "round 8's rules (01e225f)"),
 }
 Row = dict[str, Any]
 
