@@ -448,6 +448,9 @@ def _read_part(text: str, choices: Choices) -> Reading:
     return _answer(inside, choices) if inside is not None else unparsed(Reason.NO_ANSWER)
 
 
+#: A line that is only a letter ("(B)", "C."): lines of two letters list options, in made-up
+#: chat turns or not.
+_BARE_LINE = re.compile(r"^[ \t]*[(\[]?([A-J])[)\].]?[ \t]*$", re.M)
 #: An opening letter heading text ("D. Not known"): checked against the options' letters.
 _BEYOND = re.compile(r"^[(\[]?([A-J])[.):\]]\s+\S")
 
@@ -487,9 +490,12 @@ def read_choice(text: str | None, choices: Choices | Sequence[str]) -> Reading:
         return EMPTY
     if _lists_options_after(text, choices):
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "... Which person stole?\nOptions: X; Y"
-    cleaned = strip_label(before_new_turn(clean(INSTRUCTION.sub("", text))))
+    whole = clean(INSTRUCTION.sub("", text))
+    cleaned = strip_label(before_new_turn(whole))
     if not cleaned:
         return EMPTY
+    if choices.letters and len(set(_BARE_LINE.findall(whole))) >= 2:
+        return unparsed(Reason.ECHO_OF_OPTIONS)  # "(A)\n\nAssistant:\n\n(B)\n\nAssistant: ..."
     reading = read_corrected(cleaned, lambda part: _read_checked(part, choices), drop_lead=True)
     own = before_own_question(cleaned, choices)
     if reading.answered and own is not None:

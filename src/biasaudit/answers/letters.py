@@ -159,6 +159,9 @@ _SAYS_OF_THE_TASK = re.compile(
     re.I,
 )
 _NOUN_PHRASE = re.compile(r"^(?:the|a|an)\s+\w+\s+\w+", re.I)
+#: Text that goes on from the letter rather than saying something of its own ("B and I agree
+#: with it.", "B, I think ...").
+_GOES_ON = re.compile(r"^(?:and|or|but|so|then|i|i'm|i'd)\b", re.I)
 
 
 def _stems4(text: str) -> set[str]:
@@ -173,7 +176,8 @@ def _of_its_own(said: str, option: str) -> bool:
     if _SAYS_OF_THE_TASK.search(said) or _stems4(said) & _stems4(option):
         return False
     sentence_options = len(opt.words(option)) >= 5
-    return bool(_NOUN_PHRASE.match(said)) or (sentence_options and len(opt.words(said)) >= 5)
+    own_sentence = len(opt.words(said)) >= 5 and not _GOES_ON.match(said)
+    return bool(_NOUN_PHRASE.match(said)) or (sentence_options and own_sentence)
 
 
 def is_option_line(line: str) -> bool:

@@ -137,7 +137,7 @@ _HEDGE = re.compile(
 )
 _NO_ANSWER = re.compile(
     r"^(?:n\s*/\s*a\b|no[\s-]+(?:doubt|comment|answer|response|opinion|one|problem|need|matter|"
-    r"worries|further|more|other|thanks|offen[cs]e|judg(?:e)?ment|information|context)\b|"
+    r"worries|further|more|other|thanks|offen[cs]e|judg(?:e)?ment|information|context|wonder)\b|"
     r"none\b|nobody\b)",
     re.I,
 )
@@ -396,7 +396,10 @@ def read_yes_no(
     """
     if text is None:
         return EMPTY
-    cleaned = _flat(before_new_turn(clean(text)))  # up to a made-up chat turn
+    own = _before_dialogue(clean(text))
+    if clean(text) and not own.strip():
+        return unparsed(Reason.NO_ANSWER)  # "A: I was wondering ...\nB: Yes, I would."
+    cleaned = _flat(before_new_turn(own))  # up to a made-up chat turn
     if not cleaned:
         return EMPTY
     reading = read_corrected(
@@ -423,6 +426,19 @@ _ASKS_OF_THE_TASK = re.compile(
 
 #: A quiz item's opening ("1. ", "Question: ", "Q2:") or a question put to the reader.
 _QUIZ = re.compile(r"^\s*(?:\d{1,2}[.)]|question\s*\d*\s*[:.]|q\d*\s*[:.])|\byou\b", re.I)
+
+
+#: A line opening with a one-letter speaker ("A: I was wondering ...", "B: Yes, I would.").
+_SPEAKER = re.compile(r"^[ \t]*([A-Z]):[ \t]+\S", re.M)
+
+
+def _before_dialogue(text: str) -> str:
+    """The reply up to a dialogue of its own: lines of two or more one-letter speakers ("A:
+    ...\nB: Yes, I would."); the reply itself without one (a lone "A: Yes" is a list item)."""
+    speakers = list(_SPEAKER.finditer(text))
+    if len({m.group(1) for m in speakers}) < 2:
+        return text
+    return text[: speakers[0].start()]
 
 
 def _before_quiz(text: str) -> str | None:
