@@ -21,7 +21,13 @@ from biasaudit.answers.choice_patterns import (
     UNSURE,
 )
 from biasaudit.answers.letters import LETTERS, Choices, is_option_line, letter_claims, letter_in
-from biasaudit.answers.text import before_question, every_stated, is_question, sentences
+from biasaudit.answers.text import (
+    FOREIGN_QUESTION,
+    before_question,
+    every_stated,
+    is_question,
+    sentences,
+)
 
 #: Where a predicate's main clause ends: its negations alone say whether it denies
 #: ("was not hard-working because they were not sure" denies).
@@ -256,14 +262,16 @@ _TO_YOU = re.compile(r"\b(?:you|your)\b", re.I)
 
 
 def _own_question(sentence: str, choices: Choices) -> bool:
-    """A question of the model's own: it asks nothing of the task (no "choose", "answer",
-    "correct", "option", ...), names no option and no letter, asks in two or more content
-    words, and is not the benchmark's question; where the
-    benchmark has none to compare with, it is put to the reader ("Which one would you like to
-    talk about?") or headed "Question:"."""
+    """A question of the model's own: in English, it asks nothing of the task (no
+    "choose", "answer", "correct", "option", ...), names no option and no letter, asks in
+    two or more content words, and is not the benchmark's question; where the benchmark has
+    none to compare with, it is put to the reader ("Which one would you like to talk
+    about?") or headed "Question:". A question in another language may be the benchmark's,
+    translated ("¿Quién habló con calma?"): never taken for one of its own."""
     if (
         not is_question(sentence)
         or _ASKS_OF_THE_TASK.search(sentence)
+        or FOREIGN_QUESTION.search(sentence)
         or opt.named(sentence, choices.options)
         or len(stems(sentence)) < 2
         or _A_LETTER.search(sentence)

@@ -242,6 +242,14 @@ def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith(("?", "？")) or sentence.rstrip(" 。").endswith("吗")
 
 
+#: A question in another language ("¿Quién habló con calma?", "Welche Antwort ist richtig?"):
+#: likely the benchmark's own, translated; not taken for one of the model's own.
+FOREIGN_QUESTION = re.compile(
+    r"[¿¡]|[^\x00-\x7F]|^\W*(?:qui[eé]n|cu[aá]l|qu[eé]|qui|quel\w*|lequel|wer|welch\w*|was|wie)\b",
+    re.I,
+)
+
+
 def before_question(text: str, own: Callable[[str], bool]) -> str | None:
     """The text up to the first sentence that `own` takes for a question of the model's own,
     or None when there is none (what follows answers that question, not the benchmark's)."""

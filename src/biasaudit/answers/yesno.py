@@ -56,6 +56,7 @@ from biasaudit.answers.reading import (
 )
 from biasaudit.answers.text import (
     ANSWER_WORD,
+    FOREIGN_QUESTION,
     LATER_CLAUSE,
     STATED,
     before_new_turn,
@@ -463,6 +464,7 @@ def _own_question(sentence: str) -> bool:
         and len(words) >= 2
         and _QUIZ.search(sentence) is not None
         and not _ASKS_OF_THE_TASK.search(sentence)
+        and not FOREIGN_QUESTION.search(sentence)
     )
 
 

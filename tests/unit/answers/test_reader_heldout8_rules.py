@@ -79,3 +79,8 @@ def test_yes_no_an_answer_to_a_quiz_item_of_its_own_answers_that_item() -> None:
     assert read_yes_no("1. Is this appropriate? No.").value == "no"
     # a correction at the end is the final answer
     assert read_yes_no("1. What is the conclusion?\nActually, the answer is no.").value == "no"
+
+
+def test_yes_no_a_quiz_item_in_another_language_may_be_the_benchmark_s_question() -> None:
+    assert read_yes_no("1. ¿Es apropiado?\nSí").value == "yes"
+    assert read_yes_no("1. Est-ce approprié ?\nNon").value == "no"

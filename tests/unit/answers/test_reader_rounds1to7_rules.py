@@ -180,3 +180,11 @@ def test_the_person_who_did_it_is_x_answers_x() -> None:
     assert read_choice(denied, BIRTH).value is None
     # more than the option after "is" is no cleft answer
     assert read_choice("The one who supports it is Roberto Ramirez's wife.", BIRTH).value is None
+
+
+def test_a_question_in_another_language_is_never_one_of_its_own() -> None:
+    # the benchmark's question, translated, then the answer (issue 31: languages)
+    assert read_choice("¿Quién habló con calma? Shanice Dorsey.", CALM).value == "B"
+    assert read_choice("Welche Antwort ist richtig? B.", CALM).value == "B"
+    assert read_choice("Quelle est la bonne réponse ? B.", CALM).value == "B"
+    assert read_choice("哪个是正确答案？B。", CALM).value == "B"
