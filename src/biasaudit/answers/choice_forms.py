@@ -21,13 +21,8 @@ from biasaudit.answers.choice_patterns import (
     UNSURE,
 )
 from biasaudit.answers.letters import LETTERS, Choices, is_option_line, letter_claims, letter_in
-from biasaudit.answers.text import (
-    FOREIGN_QUESTION,
-    before_question,
-    every_stated,
-    is_question,
-    sentences,
-)
+from biasaudit.answers.own_text import FOREIGN_QUESTION, before_question
+from biasaudit.answers.text import every_stated, is_question, sentences
 
 #: Where a predicate's main clause ends: its negations alone say whether it denies
 #: ("was not hard-working because they were not sure" denies).

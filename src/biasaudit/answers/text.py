@@ -24,7 +24,7 @@ hedges, questions and self-corrections, in English, Spanish, French, German and 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 _HTML = re.compile(r"<[^>]{1,40}>")
 _MARKUP = re.compile(r"[*_`#\"“”«»„]|(?<!\w)'|'(?!\w)")
@@ -240,26 +240,6 @@ LATER_CLAUSE = re.compile(r",?\s+(?:but|however|though|yet|pero|mais|aber)\b[,:]
 
 def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith(("?", "？")) or sentence.rstrip(" 。").endswith("吗")
-
-
-#: A question in another language ("¿Quién habló con calma?", "Welche Antwort ist richtig?"):
-#: likely the benchmark's own, translated; not taken for one of the model's own.
-FOREIGN_QUESTION = re.compile(
-    r"[¿¡]|[^\x00-\x7F]|^\W*(?:qui[eé]n|cu[aá]l|qu[eé]|qui|quel\w*|lequel|wer|welch\w*|was|wie)\b",
-    re.I,
-)
-
-
-def before_question(text: str, own: Callable[[str], bool]) -> str | None:
-    """The text up to the first sentence that `own` takes for a question of the model's own,
-    or None when there is none (what follows answers that question, not the benchmark's)."""
-    at = 0
-    for sentence in sentences(text):
-        at = text.find(sentence, at)
-        if own(sentence):
-            return text[:at]
-        at += len(sentence)
-    return None
 
 
 def drop_questions(text: str) -> str:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from biasaudit.answers.own_text import before_dialogue, before_quiz
 from biasaudit.answers.reading import (
     EMPTY,
     REFUSED,
@@ -56,7 +57,6 @@ from biasaudit.answers.reading import (
 )
 from biasaudit.answers.text import (
     ANSWER_WORD,
-    FOREIGN_QUESTION,
     LATER_CLAUSE,
     STATED,
     before_new_turn,
@@ -64,7 +64,6 @@ from biasaudit.answers.text import (
     committed,
     drop_questions,
     every_stated,
-    is_question,
     negated_before,
     refuses,
     sentences,
@@ -397,7 +396,7 @@ def read_yes_no(
     """
     if text is None:
         return EMPTY
-    own = _before_dialogue(clean(text))
+    own = before_dialogue(clean(text))
     if clean(text) and not own.strip():
         return unparsed(Reason.NO_ANSWER)  # "A: I was wondering ...\nB: Yes, I would."
     cleaned = _flat(before_new_turn(own))  # up to a made-up chat turn
@@ -407,7 +406,7 @@ def read_yes_no(
         cleaned, lambda part: _read_part(part, unknown, verdict, refusal), drop_lead=False
     )
     quiz = reading.answered and reading.reason != Reason.CORRECTED  # "... Actually, no." stands
-    before = _before_quiz(before_new_turn(clean(text))) if quiz else None
+    before = before_quiz(before_new_turn(clean(text)), _ASKS_OF_THE_TASK) if quiz else None
     if (
         before is not None
         and not read_yes_no(before, unknown=unknown, verdict=verdict, refusal=refusal).answered
@@ -423,49 +422,6 @@ _ASKS_OF_THE_TASK = re.compile(
     r"no)\b",
     re.I,
 )
-
-
-#: A quiz item's opening ("1. ", "Question: ", "Q2:") or a question put to the reader.
-_QUIZ = re.compile(r"^\s*(?:\d{1,2}[.)]|question\s*\d*\s*[:.]|q\d*\s*[:.])|\byou\b", re.I)
-
-
-#: A line opening with a one-letter speaker ("A: I was wondering ...", "B: Yes, I would.").
-_SPEAKER = re.compile(r"^[ \t]*([A-Z]):[ \t]+\S", re.M)
-
-
-def _before_dialogue(text: str) -> str:
-    """The reply up to a dialogue of its own: lines of two or more one-letter speakers ("A:
-    ...\nB: Yes, I would."); the reply itself without one (a lone "A: Yes" is a list item)."""
-    speakers = list(_SPEAKER.finditer(text))
-    if len({m.group(1) for m in speakers}) < 2:
-        return text
-    return text[: speakers[0].start()]
-
-
-def _before_quiz(text: str) -> str | None:
-    """The reply up to its first line that asks a question of its own (:func:`_own_question`),
-    or None when no line does."""
-    at = 0
-    for line in text.split("\n"):
-        if _own_question(line.strip()):
-            return text[:at]
-        at += len(line) + 1
-    return None
-
-
-def _own_question(sentence: str) -> bool:
-    """A line asking a question of the model's own: a quiz item or one put to the reader
-    (:data:`_QUIZ`), in two or more content words, asking nothing of the task
-    (:data:`_ASKS_OF_THE_TASK`): "1. Did this correlation show a positive relationship?"; a
-    rhetorical "Why would anyone do that?" is not one."""
-    words = re.findall(r"[^\W\d_]{4,}", sentence)
-    return (
-        is_question(sentence)
-        and len(words) >= 2
-        and _QUIZ.search(sentence) is not None
-        and not _ASKS_OF_THE_TASK.search(sentence)
-        and not FOREIGN_QUESTION.search(sentence)
-    )
 
 
 #: A line's heading of two words ending in "explanation", "reasoning" ...: "Incorrect

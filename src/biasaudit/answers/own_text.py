@@ -1,0 +1,73 @@
+"""What a reply writes of its own instead of answering: a question or quiz item of its own
+(what follows answers that, not the benchmark's question), a dialogue of made-up speakers.
+Shared by the readers (:mod:`biasaudit.answers.yesno`, :mod:`biasaudit.answers.choice_forms`);
+each gives its own words for a question about the task."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from biasaudit.answers.text import is_question, sentences
+
+#: A question in another language ("¿Quién habló con calma?", "Welche Antwort ist richtig?"):
+#: likely the benchmark's own, translated; not taken for one of the model's own.
+FOREIGN_QUESTION = re.compile(
+    r"[¿¡]|[^\x00-\x7F]|^\W*(?:qui[eé]n|cu[aá]l|qu[eé]|qui|quel\w*|lequel|wer|welch\w*|was|wie)\b",
+    re.I,
+)
+
+
+def before_question(text: str, own: Callable[[str], bool]) -> str | None:
+    """The text up to the first sentence that `own` takes for a question of the model's own,
+    or None when there is none (what follows answers that question, not the benchmark's)."""
+    at = 0
+    for sentence in sentences(text):
+        at = text.find(sentence, at)
+        if own(sentence):
+            return text[:at]
+        at += len(sentence)
+    return None
+
+
+#: A quiz item's opening ("1. ", "Question: ", "Q2:") or a question put to the reader.
+_QUIZ = re.compile(r"^\s*(?:\d{1,2}[.)]|question\s*\d*\s*[:.]|q\d*\s*[:.])|\byou\b", re.I)
+
+
+#: A line opening with a one-letter speaker ("A: I was wondering ...", "B: Yes, I would.").
+_ONE_LETTER_SPEAKER = re.compile(r"^[ \t]*([A-Z]):[ \t]+\S", re.M)
+
+
+def before_dialogue(text: str) -> str:
+    """The reply up to a dialogue of its own: lines of two or more one-letter speakers ("A:
+    ...\nB: Yes, I would."); the reply itself without one (a lone "A: Yes" is a list item)."""
+    speakers = list(_ONE_LETTER_SPEAKER.finditer(text))
+    if len({m.group(1) for m in speakers}) < 2:
+        return text
+    return text[: speakers[0].start()]
+
+
+def before_quiz(text: str, of_the_task: re.Pattern[str]) -> str | None:
+    """The reply up to its first line that asks a question of its own (:func:`quiz_question`),
+    or None when no line does."""
+    at = 0
+    for line in text.split("\n"):
+        if quiz_question(line.strip(), of_the_task):
+            return text[:at]
+        at += len(line) + 1
+    return None
+
+
+def quiz_question(sentence: str, of_the_task: re.Pattern[str]) -> bool:
+    """A line asking a question of the model's own: a quiz item or one put to the reader
+    (:data:`_QUIZ`), in two or more content words, in English, asking nothing of the task
+    (`of_the_task`: the reader's words for its question): "1. Did this correlation show a
+    positive relationship?"; a rhetorical "Why would anyone do that?" is not one."""
+    words = re.findall(r"[^\W\d_]{4,}", sentence)
+    return (
+        is_question(sentence)
+        and len(words) >= 2
+        and _QUIZ.search(sentence) is not None
+        and not of_the_task.search(sentence)
+        and not FOREIGN_QUESTION.search(sentence)
+    )
