@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.answers import Choices, LabelSet, Reading, read_choice, read_label, read_yes_no
-from biasaudit.answers.text import before_new_turn
+from biasaudit.answers.own_text import before_new_turn
 
 CORPORA = Path(__file__).resolve().parent.parent / "tests" / "corpora" / "answers"
 ABSTAIN = {"refused", "unparsed"}

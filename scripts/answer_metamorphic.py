@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import answer_agreement as agreement
 
-from biasaudit.answers.text import before_new_turn
+from biasaudit.answers.own_text import before_new_turn
 
 Row = dict[str, Any]
 LETTERS = agreement.LETTERS

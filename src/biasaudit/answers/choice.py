@@ -101,6 +101,7 @@ from biasaudit.answers.letters import (
     letter_in,
     rejects_its_own,
 )
+from biasaudit.answers.own_text import before_new_turn
 from biasaudit.answers.reading import (
     EMPTY,
     REFUSED,
@@ -113,7 +114,6 @@ from biasaudit.answers.reading import (
 from biasaudit.answers.text import (
     LATER_CLAUSE,
     STATED,
-    before_new_turn,
     clean,
     hedges,
     is_question,

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from biasaudit.answers.choice import UNKNOWN_SAYING
+from biasaudit.answers.own_text import before_new_turn
 from biasaudit.answers.reading import (
     EMPTY,
     REFUSED,
@@ -42,7 +43,6 @@ from biasaudit.answers.reading import (
 )
 from biasaudit.answers.text import (
     ANSWER_WORD,
-    before_new_turn,
     clean,
     committed,
     is_question,

@@ -376,51 +376,6 @@ def says_cannot_tell(text: str) -> bool:
     return CANNOT_TELL.search(text) is not None
 
 
-#: A later line opening a new chat turn ("Assistant: ...", "User: ...", "Mrs. Smith: ..."):
-#: the model writing a transcript of its own; what it makes up there is not its answer.
-_NEW_TURN = re.compile(
-    r"\n\s*(?:user|assistant|human|system|### ?(?:user|assistant)|(?:mr|mrs|ms|dr)\.?\s+\w+)"
-    r"\s*:",
-    re.I,
-)
-#: A line opening with a speaker's name ("Foreign partner: ..."): a name of one to three
-#: words, no digit, then a colon.
-_SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'.-]*(?:[ \t]+[A-Za-z][\w'.-]*){0,2})[ \t]*:(?!//)", re.M)
-#: Names before a colon that head a field of the answer itself, not a speaker's turn.
-_FIELD = re.compile(
-    r"^(?:(?:final|correct|short|my|the)\s+)?(?:answer|label|labels|text|passage|sentence|"
-    r"statement|example|explanation|reason|reasoning|option|options|choice|note|question|"
-    r"context|hypothesis|premise|step|check|result|output|input|response|verdict|summary|"
-    r"conclusion|because|therefore|so|yes|no|true|false|bias|biased|non-biased|neutral|"
-    r"toxic|toxicity|sentiment|category|classification|prediction|answers|sources?)\b",
-    re.I,
-)
-
-
-def _speaker_turn(text: str) -> int | None:
-    """Where the first later line opens a turn of a speaker who speaks twice or more (a made-
-    up dialogue: "Foreign partner: ... Assistant: ... Foreign partner: ..."); None if none."""
-    seen: dict[str, list[int]] = {}
-    for found in _SPEAKER.finditer(text):
-        name = found.group(1).strip()
-        if not _FIELD.match(name):
-            seen.setdefault(name.lower(), []).append(found.start())
-    starts = [pos[0] for pos in seen.values() if len(pos) >= 2 and text[: pos[0]].strip()]
-    return min(starts, default=None)
-
-
-def before_new_turn(text: str) -> str:
-    """The reply up to the first later line opening a new chat turn: a chat role, a named
-    person ("Mrs. Smith:"), or a speaker who speaks twice or more."""
-    found = _NEW_TURN.search(text)
-    cuts = [found.start()] if found else []
-    speaker = _speaker_turn(text)
-    if speaker is not None:
-        cuts.append(speaker)
-    cut = min(cuts, default=None)
-    return text[:cut] if cut is not None and text[:cut].strip() else text
-
-
 _BUT = re.compile(r",?\s+(?:but|however|yet|pero|mais|aber)\b[,:]?\s*", re.I)
 _PLAIN_SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\n")
 _LIST_MARK = re.compile(r"^\s*[-*>•]\s*")

@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from biasaudit.answers.own_text import before_dialogue, before_quiz
+from biasaudit.answers.own_text import before_dialogue, before_new_turn, before_quiz
 from biasaudit.answers.reading import (
     EMPTY,
     REFUSED,
@@ -59,7 +59,6 @@ from biasaudit.answers.text import (
     ANSWER_WORD,
     LATER_CLAUSE,
     STATED,
-    before_new_turn,
     clean,
     committed,
     drop_questions,

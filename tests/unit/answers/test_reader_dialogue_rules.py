@@ -5,7 +5,8 @@ reading of each sentence (written here, not taken from the reader)."""
 from __future__ import annotations
 
 from biasaudit.answers import Choices, Reason, read_choice, read_yes_no
-from biasaudit.answers.text import before_new_turn, committed, hedges
+from biasaudit.answers.own_text import before_new_turn
+from biasaudit.answers.text import committed, hedges
 from biasaudit.benchmarks.beads.parse import parse_agreement, parse_label
 from biasaudit.benchmarks.calm.parse import score_nli, score_qa
 from biasaudit.benchmarks.stop.parse import parse_text

@@ -31,8 +31,8 @@ from typing import Literal
 
 from biasaudit.answers import Reading, Reason, read_label
 from biasaudit.answers.options import restates
+from biasaudit.answers.own_text import before_new_turn
 from biasaudit.answers.text import (
-    before_new_turn,
     committed,
     drop_questions,
     hedges,
