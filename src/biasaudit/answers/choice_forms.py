@@ -315,9 +315,7 @@ def semicolon_list(text: str, choices: Choices) -> bool:
     line = text.strip()
     if "\n" in line or ";" not in line:
         return False
-    items = [item.strip(" .") for item in line.strip(" ;.").split(";")]
-    if any(not item for item in items):
-        return False
+    items = [kept for item in line.split(";") if (kept := item.strip(" ."))]
     if len(items) >= 3:
         return True
     given = {k for item in items if (k := opt.restates(item, choices.options)[0]) is not None}
