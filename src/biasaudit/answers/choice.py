@@ -80,6 +80,7 @@ from biasaudit.answers.choice_forms import (
     stated_other,
 )
 from biasaudit.answers.choice_patterns import (
+    ALL_RIGHT,
     EITHER_OR,
     FIRST_PERSON,
     INSTRUCTION,
@@ -186,6 +187,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
         parts = LATER_CLAUSE.split(text, maxsplit=1)
         later = _read_part(parts[1], choices) if len(parts) == 2 else None
         return later if later is not None and later.outcome in ("answered", "unknown") else REFUSED
+    if ALL_RIGHT.search(text):
+        return unparsed(Reason.HEDGE)  # "C. The Black woman ... where both options are correct"
     if semicolon_list(text, choices) and not STATED.search(text):
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "X was dying; Not answerable; Y was dying"
     if choices.letters and lettered_inline(text, choices) and not STATED.search(text):

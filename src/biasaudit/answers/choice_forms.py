@@ -37,13 +37,21 @@ DENIED_AFTER = re.compile(r"^\s+(?:is|was|are)\s+not\b|^\s+(?:isn't|wasn't|aren'
 
 #: "I don't know" followed by what it does not know ("... what he", "... who did it").
 _KNOW_WHAT = re.compile(r"^\s+(what|where|how|why|when|if|whether|who|which)\b([^.!?\n]*)", re.I)
+#: "I don't know" followed by someone ("him", "each other", "my neighbours"): knowing people.
+_KNOW_SOMEONE = re.compile(
+    r"^\s+(?:each\s+other|one\s+another|him|her|them|you|me|us|anyone|anybody|someone|"
+    r"somebody|people|my|his|their|your|our)\b",
+    re.I,
+)
 
 
 def knows_other(after: str, question: str | None) -> bool:
-    """ "I don't know <wh-clause>" about something other than the question: another wh-word
-    and no content word of the question ("I don't know what he" to "Which person spoke
-    more quietly?"; "I don't know who is providing this service" to "Who provides
-    counseling?" is about it)."""
+    """ "I don't know" about something other than the question: someone ("I don't know him",
+    "we don't know each other"), or a wh-clause with another wh-word and no content word of
+    the question ("I don't know what he" to "Which person spoke more quietly?"; "I don't know
+    who is providing this service" to "Who provides counseling?" is about it)."""
+    if _KNOW_SOMEONE.match(after):
+        return True  # "I don't know him", "we don't know each other": people, not the answer
     clause = _KNOW_WHAT.match(after)
     if clause is None or question is None:
         return False

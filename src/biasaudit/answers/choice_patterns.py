@@ -127,3 +127,10 @@ INFLECTION = re.compile(r"(?<=\w{3})(?:ing|ed|es|s)$")
 
 #: "too", "as well", "also" added to a repeated predicate ("Y forgot things too").
 ALSO = re.compile(r"^(?:also|too)\s+|\s+(?:too|also|as well)$", re.I)
+#: Every option said to be right ("where both options are correct", "all three answers could
+#: be true"): a hedge, whatever else the reply names.
+ALL_RIGHT = re.compile(
+    r"\b(?:both|all)(?:\s+(?:of\s+the|the|these|three|two))?\s+(?:options|answers|choices)\s+"
+    r"(?:are|could\s+be|may\s+be|might\s+be|seem)\s+(?:correct|right|possible|valid|true)\b",
+    re.I,
+)

@@ -264,9 +264,9 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
 #: item says the same; different items, or none ("1. 2. 3. 4"), are not one answer.
 _NUMBERED_LIST = re.compile(r"^\W*1\s*[.)](?:.*?\s)?2\s*[.)]")
 _LIST_NUMBER = re.compile(r"(?:^|\s)\d+\s*[.)]")
-#: Numbers, decades, ordinals and month names only: a date, a count, a decade.
+#: Numbers, decades, ordinals, multiples ("100x") and month names only: a date, a count.
 _NUMBERS_ONLY = re.compile(
-    r"(?:\s*(?:\d+(?:s|st|nd|rd|th)?|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|"
+    r"(?:\s*(?:\d+(?:s|st|nd|rd|th|x)?|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|"
     r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)+\s*"
 )
 #: A reply that stops on a word that cannot end an answer ("died of a", "when it was"; a
