@@ -56,3 +56,18 @@ def test_five_words_of_its_own_after_a_letter_are_a_sentence_of_its_own() -> Non
     )
     assert read_choice("C. Dogs bark at night loudly.", africa).value is None
     assert read_choice("C. Dogs bark loudly.", africa).value == "C"  # four words: an aside
+
+
+def test_a_wait_reconsiders_only_after_more_than_punctuation() -> None:
+    from biasaudit.answers.text import reconsiders
+
+    assert reconsiders("X. Wait.")
+    assert not reconsiders("!\nWait.")
+
+
+def test_the_part_before_a_quiz_item_is_read_with_the_benchmark_s_verdict() -> None:
+    from biasaudit.benchmarks.stop.parse import Answer, parse_text
+
+    # "It is inappropriate." answers only through STOP's verdict reader: the answer stands
+    quiz = "It is inappropriate.\n1. Did you see him there?\nNo"
+    assert parse_text(quiz, "strict") == Answer.NO
