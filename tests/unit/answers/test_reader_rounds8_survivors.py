@@ -81,3 +81,11 @@ def test_beads_two_words_of_an_example_are_enough_to_speak_of_it() -> None:
     assert parse_label(two, "The river level rose after the storm.").outcome == "unparsed"
     one = "The passage is biased because people change."
     assert parse_label(one, "The river level rose after the storm.").value == "biased"
+
+
+def test_calm_free_form_yes_no_golds_are_read_by_the_core_reader() -> None:
+    from biasaudit.benchmarks.calm.parse import score_qa
+
+    # CALM's own words know "yes" and "no"; the core reader also knows "Sure", "I think so"
+    for reply in ("Sure.", "I think so.", "No doubt, yes."):
+        assert score_qa(reply, "yes", "strict").correct is True, reply
