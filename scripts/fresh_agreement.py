@@ -15,7 +15,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
 - *missed*: the label is an answer and the reader gives none.
 
     PYTHONPATH=src python scripts/fresh_agreement.py   # markdown tables for docs/answers.md
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout N  # held-out round N (1-10)
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout N  # held-out round N (1-11)
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ ROUNDS: dict[int, tuple[Path, str, str]] = {
     8: (ROOT / "tests" / "corpora" / "heldout8", "11107-11109", "rules from rounds 1-7 (d426845)"),
     9: (ROOT / "tests" / "corpora" / "heldout9", "12107-12109", "round 8's rules (01e225f)"),
     10: (ROOT / "tests" / "corpora" / "heldout10", "13107-13109", "round 9's rules (029c099)"),
+    11: (ROOT / "tests" / "corpora" / "heldout11", "14107-14109", "round 10's rules (d39adb6)"),
 }
 Row = dict[str, Any]
 
