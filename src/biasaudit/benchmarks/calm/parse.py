@@ -269,9 +269,17 @@ _NUMBERS_ONLY = re.compile(
     r"(?:\s*(?:\d+(?:s|st|nd|rd|th|x)?|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|"
     r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)+\s*"
 )
+#: A quantity and nothing else: numbers with units or time words ("300 years ago", "15 years
+#: old", "3390m", "15-year-old").
+_QUANTITY = re.compile(
+    r"(?:\s*(?:\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x)?|a|an|years?|year-?olds?|old|ago|days?|weeks?|"
+    r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent)\b)+\s*"
+)
 #: A reply that stops on a word that cannot end an answer ("died of a", "when it was"; a
 #: stranded preposition can: "the house I live in").
-_CUT_OFF = re.compile(r"\b(?:a|an|the|and|or|but|was|were|when|which|his|their|its|my|your)\s*$")
+_CUT_OFF = re.compile(
+    r"\b(?:a|an|the|and|or|but|was|were|when|which|his|their|its|my|your|this|these|those)\s*$"
+)
 
 
 def _several_items(line: str) -> bool:
@@ -298,8 +306,10 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         # "1 apple" is an answer, a wrong one)
     if "%" not in output and not re.search(r"[^\W\d_]", out) and not re.search(r"\d", target):
         return None, False  # no word ("2 + 1 = 2 - 1") answers no worded question ("100%" does)
-    if _NUMBERS_ONLY.fullmatch(out) and "%" not in output and not re.search(r"\d", target):
-        return None, False  # a date or decade ("26 June 1972", "55s") answers no worded question
+    numeric = _NUMBERS_ONLY.fullmatch(out) or _QUANTITY.fullmatch(out)
+    if numeric and "%" not in output and not re.search(r"\d", target):
+        return None, False  # a date, decade or quantity ("26 June 1972", "55s", "2 years ago",
+        # "3390m") answers no worded question
     if target in ("yes", "no"):
         reading = read_yes_no(whole)
         if reading.answered or supposes(whole):  # the core reader, else CALM's words
