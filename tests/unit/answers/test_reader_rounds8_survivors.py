@@ -69,8 +69,12 @@ def test_the_part_before_a_quiz_item_is_read_with_the_benchmark_s_verdict() -> N
     from biasaudit.benchmarks.stop.parse import Answer, parse_text
 
     # "It is inappropriate." answers only through STOP's verdict reader: the answer stands
-    quiz = "It is inappropriate.\n1. Did you see him there?\nNo"
+    quiz = "It is inappropriate.\n1. Did you visit the store yesterday?\nNo"
     assert parse_text(quiz, "strict") == Answer.NO
+    from biasaudit.answers import read_yes_no
+
+    # without the verdict reader the part before the quiz item answers nothing
+    assert read_yes_no(quiz).reason == "question"
 
 
 def test_beads_two_words_of_an_example_are_enough_to_speak_of_it() -> None:
@@ -89,3 +93,9 @@ def test_calm_free_form_yes_no_golds_are_read_by_the_core_reader() -> None:
     # CALM's own words know "yes" and "no"; the core reader also knows "Sure", "I think so"
     for reply in ("Sure.", "I think so.", "No doubt, yes."):
         assert score_qa(reply, "yes", "strict").correct is True, reply
+
+
+def test_a_partial_verdict_is_looked_for_only_beside_an_answer() -> None:
+    from biasaudit.answers import read_yes_no
+
+    assert read_yes_no("Is the hypothesis not entirely true?").reason == "question"
