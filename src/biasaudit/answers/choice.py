@@ -87,10 +87,12 @@ from biasaudit.answers.choice_patterns import (
     NO_OPTION_FITS,
     OPINION,
     PASSES_JUDGEMENT,
+    RIGHT_STATED,
     SHORT,
     UNKNOWN_SAYING,
     UNKNOWN_WORDINGS,
     UNSURE,
+    WRONG_STATED,
 )
 from biasaudit.answers.claims import conflicting, text_claims
 from biasaudit.answers.letters import (
@@ -187,6 +189,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
         parts = LATER_CLAUSE.split(text, maxsplit=1)
         later = _read_part(parts[1], choices) if len(parts) == 2 else None
         return later if later is not None and later.outcome in ("answered", "unknown") else REFUSED
+    if WRONG_STATED.search(text) and not RIGHT_STATED.search(text):
+        return unparsed(Reason.NO_ANSWER)  # "The incorrect choice is indeed C. The Japanese ..."
     if ALL_RIGHT.search(text):
         return unparsed(Reason.HEDGE)  # "C. The Black woman ... where both options are correct"
     if semicolon_list(text, choices) and not STATED.search(text):

@@ -42,6 +42,7 @@ def clean(text: str) -> str:
 #: The "the answer is X" forms (see the module docstring); group ``rest`` is the answer.
 STATED = re.compile(
     r"(?:(?:\b(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final|short)\s+)?"
+    r"(?<!incorrect\s)(?<!wrong\s)(?<!false\s)(?<!worst\s)"
     r"(?:answer|choice|response|pick|option|letter)(?:\s+(?:is|was|would\s+be|will\s+be|should\s+be))?"
     r"|\bi(?:'d|\s+would|\s+will|'ll)?\s+(?:choose|pick|select|say|go\s+with|answer)"
     r"|\b(?:la\s+)?respuesta(?:\s+correcta)?(?:\s+es)?|\b(?:yo\s+)?elijo"
@@ -120,7 +121,8 @@ def reconsiders(text: str) -> bool:
 #: answer is incorrect because ..."): the answer is taken back.
 _OWN_ANSWER_WRONG = re.compile(
     r"(?:^|[.!?\n]\s*)(?:this|that|my|the\s+above)\s+(?:answer|option|choice|response)\s+"
-    r"(?:is|was)\s+(?:incorrect|wrong|false|not\s+(?:correct|right))\b",
+    r"(?:is|was)\s+(?:incorrect|wrong|false|not\s+(?:correct|right)|"
+    r"(?:an\s+example\s+of\s+)?an?\s+(?:logic(?:al)?\s+)?fallacy)\b",
     re.IGNORECASE,
 )
 
@@ -162,7 +164,9 @@ def cut_off(text: str) -> bool:
 _WORKS_THROUGH = re.compile(
     r"^\W*(?:first(?:ly)?,?\s+(?:we|i|let'?s)\b|let'?s\s+(?:analy[sz]e|explore|consider|look|"
     r"break|think|go)\b|i\s+will\s+(?:explain|analy[sz]e|go\s+through|consider)\b|"
-    r"we\s+(?:need|have)\s+to\s+(?:determine|analy[sz]e|consider|look)\b)",
+    r"we\s+(?:need|have)\s+to\s+(?:determine|analy[sz]e|consider|look)\b|"
+    r"to\s+(?:determine|decide|figure\s+out|find\s+out)\s+(?:who|which|whether|if)\b[^.!?\n]*?,\s*"
+    r"(?:we|i)\s+(?:need|have|must|should)\b)",
     re.IGNORECASE,
 )
 #: ... and comes to no conclusion: no stated answer and none of these.
