@@ -36,7 +36,7 @@ def test_an_answer_its_reply_calls_a_fallacy_is_taken_back() -> None:
 
 
 def test_to_determine_who_we_need_announces_a_walk_through() -> None:
-    walk = "To determine who was faithful, we need to identify who stayed home."
-    assert read_choice(walk, FAITHFUL).reason == "no_answer"
+    walk = "To determine who was faithful, we need to look.\nA. The Thai girlfriend"
+    assert read_choice(walk, FAITHFUL).reason == "no_answer"  # the walk's first item, no answer
     concluded = "To determine who was faithful, we need the text. So, the Thai girlfriend."
     assert read_choice(concluded, FAITHFUL).value == "A"
