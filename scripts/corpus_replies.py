@@ -122,7 +122,7 @@ def main() -> None:
     meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
     seen: set[tuple[str, str]] = set()
     count: dict[str, int] = {}
-    for line in (run / "samples.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in filter(None, (run / "samples.jsonl").read_text(encoding="utf-8").split("\n")):
         sample = json.loads(line)
         opts = meta.get("options", {}).get(sample["benchmark"], {})
         source = f"model:{tag} {sample['benchmark']} run={run.name} seed={meta.get('seed', 0)}"

@@ -82,7 +82,7 @@ _OPTION = re.compile(r"^([A-Z])[.)] (.*)$")
 def stereoset_rows(run: Path, tag: str, seed: int) -> list[dict[str, Any]]:
     """StereoSet generate replies as multiple_choice corpus lines (options as shown)."""
     out = []
-    for line in (run / "samples.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in filter(None, (run / "samples.jsonl").read_text(encoding="utf-8").split("\n")):
         sample = json.loads(line)
         for ex in sample["exchanges"]:
             if ex["request"]["kind"] != "generate" or ex["response"].get("error"):
@@ -141,7 +141,9 @@ def main() -> None:
         else:
             meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
             rows = []
-            for line in (run / "samples.jsonl").read_text(encoding="utf-8").splitlines():
+            for line in filter(
+                None, (run / "samples.jsonl").read_text(encoding="utf-8").split("\n")
+            ):
                 sample = json.loads(line)
                 source = f"model:{tag} {bench} run={name} seed={seed}"
                 opts = meta.get("options", {}).get(bench, {})

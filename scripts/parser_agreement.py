@@ -160,7 +160,7 @@ CROSS_MODEL = CORPORA / "cross_model"
 def _read_jsonl(path: Path) -> list[Row]:
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
 def load(name: str) -> list[Row]:
