@@ -42,7 +42,7 @@ Row = dict[str, Any]
 
 def load(name: str) -> list[Row]:
     path = CORPORA / f"{name}.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
 def corpora() -> list[str]:
@@ -58,7 +58,7 @@ def _benchmark_lines(name: str) -> list[Row]:
     ):
         if path.exists():
             text = path.read_text(encoding="utf-8")
-            rows += [json.loads(line) for line in text.splitlines() if line]
+            rows += [json.loads(line) for line in text.split("\n") if line]
     return rows
 
 

@@ -116,7 +116,7 @@ READERS: dict[str, Callable[[Row], tuple[str, str]]] = {
 
 def load(name: str, folder: Path = CROSS_MODEL) -> list[Row]:
     path = folder / f"{name}.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
 def corpora(folder: Path = CROSS_MODEL) -> list[str]:

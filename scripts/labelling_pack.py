@@ -32,7 +32,7 @@ Row = dict[str, Any]
 
 
 def _lines(path: Path) -> list[Row]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
 
 
 def _write(path: Path, rows: list[Row]) -> None:
