@@ -15,7 +15,7 @@ The counting splits what scripts/cross_model_agreement.py calls *wrong* in two:
 - *missed*: the label is an answer and the reader gives none.
 
     PYTHONPATH=src python scripts/fresh_agreement.py   # markdown tables for docs/answers.md
-    PYTHONPATH=src python scripts/fresh_agreement.py --heldout N  # held-out round N (1-12)
+    PYTHONPATH=src python scripts/fresh_agreement.py --heldout N  # held-out round N (1-13)
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ ROUNDS: dict[int, tuple[Path, str, str]] = {
     10: (ROOT / "tests" / "corpora" / "heldout10", "13107-13109", "round 9's rules (029c099)"),
     11: (ROOT / "tests" / "corpora" / "heldout11", "14107-14109", "round 10's rules (d39adb6)"),
     12: (ROOT / "tests" / "corpora" / "heldout12", "15107-15109", "round 11's rules (d6d9690)"),
+    13: (ROOT / "tests" / "corpora" / "heldout13", "16107-16109", "round 12's rules (8069aa0)"),
 }
 Row = dict[str, Any]
 
