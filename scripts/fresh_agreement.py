@@ -29,29 +29,32 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FRESH = ROOT / "tests" / "corpora" / "fresh"
-#: The held-out rounds: replies labelled (rounds 3-8: blind, by two labellers) and committed
+#: The held-out rounds: replies labelled (rounds 3-13: blind, by two labellers) and committed
 #: before the reader read them, each read first by the reader with every rule written on the
-#: rounds before it (docs/answers.md, "What the rounds say"). Round -> (folder, seeds, the
-#: reader of the first read).
-ROUNDS: dict[int, tuple[Path, str, str]] = {
-    1: (ROOT / "tests" / "corpora" / "heldout", "4107-4109", "main after issue 30"),
-    2: (ROOT / "tests" / "corpora" / "heldout2", "5107-5109", "round 1's rules"),
-    3: (ROOT / "tests" / "corpora" / "heldout3", "6107-6109", "round 2's rules"),
-    4: (ROOT / "tests" / "corpora" / "heldout4", "7107-7109", "round 3's rules"),
-    5: (ROOT / "tests" / "corpora" / "heldout5", "8107-8109", "round 4's rules"),
-    6: (ROOT / "tests" / "corpora" / "heldout6", "9107-9109", "round 5's rules"),
-    7: (
-        ROOT / "tests" / "corpora" / "heldout7",
-        "10107-10109",
-        "round 6's rules, BBNLI hypothesis",
-    ),
-    8: (ROOT / "tests" / "corpora" / "heldout8", "11107-11109", "rules from rounds 1-7 (d426845)"),
-    9: (ROOT / "tests" / "corpora" / "heldout9", "12107-12109", "round 8's rules (01e225f)"),
-    10: (ROOT / "tests" / "corpora" / "heldout10", "13107-13109", "round 9's rules (029c099)"),
-    11: (ROOT / "tests" / "corpora" / "heldout11", "14107-14109", "round 10's rules (d39adb6)"),
-    12: (ROOT / "tests" / "corpora" / "heldout12", "15107-15109", "round 11's rules (d6d9690)"),
-    13: (ROOT / "tests" / "corpora" / "heldout13", "16107-16109", "round 12's rules (8069aa0)"),
+#: rounds before it (docs/answers.md, "What the rounds say"). Round -> (seeds, the reader of
+#: the first read); its corpus folder is :func:`round_folder`.
+ROUNDS: dict[int, tuple[str, str]] = {
+    1: ("4107-4109", "main after issue 30"),
+    2: ("5107-5109", "round 1's rules"),
+    3: ("6107-6109", "round 2's rules"),
+    4: ("7107-7109", "round 3's rules"),
+    5: ("8107-8109", "round 4's rules"),
+    6: ("9107-9109", "round 5's rules"),
+    7: ("10107-10109", "round 6's rules, BBNLI hypothesis"),
+    8: ("11107-11109", "rules from rounds 1-7 (d426845)"),
+    9: ("12107-12109", "round 8's rules (01e225f)"),
+    10: ("13107-13109", "round 9's rules (029c099)"),
+    11: ("14107-14109", "round 10's rules (d39adb6)"),
+    12: ("15107-15109", "round 11's rules (d6d9690)"),
+    13: ("16107-16109", "round 12's rules (8069aa0)"),
 }
+
+
+def round_folder(n: int) -> Path:
+    """tests/corpora/heldout (round 1), heldout2, heldout3, ..."""
+    return ROOT / "tests" / "corpora" / ("heldout" if n == 1 else f"heldout{n}")
+
+
 Row = dict[str, Any]
 
 
@@ -151,7 +154,7 @@ def folder_of(args: list[str]) -> Path:
     n = int(args[1]) if len(args) == 2 else 1
     if n not in ROUNDS:
         raise SystemExit(f"fresh_agreement.py: no held-out round {n} (rounds: {sorted(ROUNDS)})")
-    return ROUNDS[n][0]
+    return round_folder(n)
 
 
 if __name__ == "__main__":

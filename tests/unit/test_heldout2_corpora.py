@@ -28,13 +28,13 @@ DISAGREEMENTS = [
 
 
 def test_exactly_the_documented_disagreements() -> None:
-    overall = FRESH.counts(FRESH.ROUNDS[2][0])["all", "all"]
+    overall = FRESH.counts(FRESH.round_folder(2))["all", "all"]
     shown = [(r["reply"][:60], want, got) for r, want, got in overall.misread]
     assert shown == DISAGREEMENTS
 
 
 def test_counts() -> None:
-    table = FRESH.counts(FRESH.ROUNDS[2][0])
+    table = FRESH.counts(FRESH.round_folder(2))
     overall = table["all", "all"]
     assert (overall.n, overall.agree) == (108, 105)
     assert (overall.wrong, overall.over_read, overall.missed) == (0, 0, 3)
@@ -43,6 +43,6 @@ def test_counts() -> None:
 
 
 def test_lines_are_labelled() -> None:
-    for name in FRESH.CM.corpora(FRESH.ROUNDS[2][0]):
-        for row in FRESH.CM.load(name, FRESH.ROUNDS[2][0]):
+    for name in FRESH.CM.corpora(FRESH.round_folder(2)):
+        for row in FRESH.CM.load(name, FRESH.round_folder(2)):
             assert row["label"] is not None and row["class"], row["reply"][:60]

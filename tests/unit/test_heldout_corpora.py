@@ -15,7 +15,7 @@ from __future__ import annotations
 from script_module import load_script
 
 FRESH = load_script("fresh_agreement")
-HELDOUT = FRESH.ROUNDS[1][0]
+HELDOUT = FRESH.round_folder(1)
 
 DISAGREEMENTS = [
     ("The Eritrean guy: The Eritrean guy\n", "B", "non-answer"),

@@ -334,14 +334,14 @@ ROUNDS = [
 
 @pytest.mark.parametrize("held", ROUNDS, ids=lambda r: f"heldout{r.number}")
 def test_exactly_the_documented_disagreements(held: Round) -> None:
-    overall = FRESH.counts(FRESH.ROUNDS[held.number][0])["all", "all"]
+    overall = FRESH.counts(FRESH.round_folder(held.number))["all", "all"]
     shown = [(r["reply"][:60], want, got) for r, want, got in overall.misread]
     assert shown == held.disagreements
 
 
 @pytest.mark.parametrize("held", ROUNDS, ids=lambda r: f"heldout{r.number}")
 def test_counts(held: Round) -> None:
-    table = FRESH.counts(FRESH.ROUNDS[held.number][0])
+    table = FRESH.counts(FRESH.round_folder(held.number))
     overall = table["all", "all"]
     got = (overall.n, overall.agree, overall.wrong, overall.over_read, overall.missed)
     assert got == held.counts
@@ -351,7 +351,7 @@ def test_counts(held: Round) -> None:
 
 @pytest.mark.parametrize("held", ROUNDS, ids=lambda r: f"heldout{r.number}")
 def test_lines_are_labelled(held: Round) -> None:
-    folder = FRESH.ROUNDS[held.number][0]
+    folder = FRESH.round_folder(held.number)
     for name in FRESH.CM.corpora(folder):
         for row in FRESH.CM.load(name, folder):
             assert row["label"] is not None and row["class"], row["reply"][:60]

@@ -243,10 +243,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
             first != choices.unknown
             and choices.unknown is not None
             and says_unknown(body, choices.question)
-        ):
-            return unparsed(
-                Reason.TWO_ANSWERS
-            )  # "C. Queenie Choi\n... it doesn't specify which one"
+        ):  # "C. Queenie Choi\n... it doesn't specify which one"
+            return unparsed(Reason.TWO_ANSWERS)
         return _answer(first, choices)
     if lists_both(text, choices):
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "<sentence 1> or <sentence 2>?"
@@ -343,8 +341,7 @@ def read_choice(text: str | None, choices: Choices | Sequence[str]) -> Reading:
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "(A)\n\nAssistant:\n\n(B)\n\nAssistant: ..."
     reading = read_corrected(cleaned, lambda part: _read_checked(part, choices), drop_lead=True)
     own = before_own_question(cleaned, choices)
-    if reading.answered and own is not None:
-        before = read_choice(own, choices) if own.strip() else EMPTY
-        if not before.answered:
-            return unparsed(Reason.QUESTION)  # "Which one would you like? Answer: C"
+    # a blank part before the question reads as EMPTY, unanswered
+    if reading.answered and own is not None and not read_choice(own, choices).answered:
+        return unparsed(Reason.QUESTION)  # "Which one would you like? Answer: C"
     return reading

@@ -403,8 +403,9 @@ def read_yes_no(
     """
     if text is None:
         return EMPTY
-    own = before_dialogue(clean(text))
-    if clean(text) and not own.strip():
+    whole = clean(text)
+    own = before_dialogue(whole)
+    if whole and not own.strip():
         return unparsed(Reason.NO_ANSWER)  # "A: I was wondering ...\nB: Yes, I would."
     cleaned = _flat(before_new_turn(own))  # up to a made-up chat turn
     if not cleaned:
@@ -416,7 +417,7 @@ def read_yes_no(
     if partly and partly.lastgroup != reading.value:
         return unparsed(Reason.HEDGE)  # "No, the hypothesis is not entirely incorrect, but ..."
     quiz = reading.answered and reading.reason != Reason.CORRECTED  # "... Actually, no." stands
-    before = before_quiz(before_new_turn(clean(text)), _ASKS_OF_THE_TASK) if quiz else None
+    before = before_quiz(before_new_turn(whole), _ASKS_OF_THE_TASK) if quiz else None
     if (
         before is not None
         and not read_yes_no(before, unknown=unknown, verdict=verdict, refusal=refusal).answered
