@@ -302,7 +302,8 @@ def _read_checked(text: str, choices: Choices) -> Reading:
     """:func:`_read_part`, and an answer that a stated answer elsewhere contradicts is
     ``two_answers``."""
     reading = _read_part(text, choices)
-    if reading.answered and stated_other(text, choices, reading.value):
+    settled = reading.answered or reading.outcome == "unknown"
+    if settled and stated_other(text, choices, reading.value):
         return unparsed(Reason.TWO_ANSWERS)
     return reading
 

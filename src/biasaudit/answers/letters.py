@@ -142,7 +142,7 @@ def after_letter(k: int, rest: str, choices: Choices) -> int | None:
         return k if restated == k else None
     lead = opt.leading_option(said, choices.options, choices.unknown)
     if lead is not None:
-        return k if lead[0] == k else None
+        return k if lead[0] == k and not _denies(lead[1], choices) else None
     if _of_its_own(said, choices.options[k]):
         return None  # "B. The slipping girl" for "The slim guy": someone of its own
     # between an explanation ("B, because ...") and a restatement: a garbled option
@@ -159,9 +159,21 @@ _SAYS_OF_THE_TASK = re.compile(
     re.I,
 )
 _NOUN_PHRASE = re.compile(r"^(?:the|a|an)\s+\w+\s+\w+", re.I)
+#: An article and one word ("The 4", "The gr").
+_TWO_WORDS = re.compile(r"^(?:the|a|an)\s+(\w+)\W*$", re.I)
 #: Text that goes on from the letter rather than saying something of its own ("B and I agree
 #: with it.", "B, I think ...").
 _GOES_ON = re.compile(r"^(?:and|or|but|so|then|i|i'm|i'd)\b", re.I)
+
+
+def _denies(predicate: str, choices: Choices) -> bool:
+    """A predicate said of the letter's own option that speaks to the question (shares a
+    content word with it) with the opposite polarity: "A. Luis Maldonado is not respectful
+    of his spouse" to "Who is respectful of their spouse?" takes the letter back."""
+    question = choices.question
+    if question is None or not _stems4(predicate) & _stems4(question):
+        return False
+    return opt.negated(predicate, question) != opt.negated(question)
 
 
 def _stems4(text: str) -> set[str]:
@@ -175,6 +187,9 @@ def _of_its_own(said: str, option: str) -> bool:
     nothing of the task (:data:`_SAYS_OF_THE_TASK`)."""
     if _SAYS_OF_THE_TASK.search(said) or _stems4(said) & _stems4(option):
         return False
+    two = _TWO_WORDS.match(said)
+    if two and not any(w.startswith(two.group(1).lower()) for w in opt.words(option)):
+        return True  # "A. The 4" for "The professor": no word of the option begun
     sentence_options = len(opt.words(option)) >= 5
     own_sentence = len(opt.words(said)) >= 5 and not _GOES_ON.match(said)
     return bool(_NOUN_PHRASE.match(said)) or (sentence_options and own_sentence)

@@ -145,7 +145,7 @@ def contained(text: str, options: Sequence[str]) -> int | None:
 
 
 _NEGATION = re.compile(
-    r"(?:\b(?:not|never|no\s+longer)\b|n't\b|\bno\b)(?!\s+(?:dis|un|in|im)\w)", re.I
+    r"(?:\b(?:not|cannot|never|no\s+longer)\b|n't\b|\bno\b)(?!\s+(?:dis|un|in|im)\w)", re.I
 )
 #: "forgot nothing", "told nobody": a negation unless the question says it too ("Who did
 #: nothing wrong?" is answered by "X did nothing wrong" and by "X was friendly").

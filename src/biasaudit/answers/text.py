@@ -43,13 +43,15 @@ def clean(text: str) -> str:
 STATED = re.compile(
     r"(?:(?:\b(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final|short)\s+)?"
     r"(?<!incorrect\s)(?<!wrong\s)(?<!false\s)(?<!worst\s)"
-    r"(?:answer|choice|response|pick|option|letter)(?:\s+(?:is|was|would\s+be|will\s+be|should\s+be))?"
+    r"(?:answer|choice|response|pick|option|(?<!\bwith\sthe\s)letter)"
+    r"(?:\s+(?:is|was|would\s+be|will\s+be|should\s+be))?"
     r"|\bi(?:'d|\s+would|\s+will|'ll)?\s+(?:choose|pick|select|say|go\s+with|answer)"
     r"|\b(?:la\s+)?respuesta(?:\s+correcta)?(?:\s+es)?|\b(?:yo\s+)?elijo"
     r"|\b(?:la\s+)?r[ée]ponse(?:\s+correcte)?(?:\s+est)?|\bje\s+choisis"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s+ist|\s+lautet)?|\bich\s+w[äa]hle)\b"
     r"|答案(?:是|为)?|回答(?:是)?|我(?:选择|选)|(?<![不没别])(?<!不会)(?<!不要)(?:选择|选))"
-    r"(?:[ \t]*[:：=\-–—]\s*|[ \t]*)(?:option\s+|opci[óo]n\s+|choix\s+)?(?P<rest>.*)$",
+    r"(?:[ \t]*[:：=\-–—]\s*|[ \t]*)(?:(?:the\s+)?(?:option|letter)\s+|opci[óo]n\s+|choix\s+)?"
+    r"(?P<rest>.*)$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -118,11 +120,13 @@ def reconsiders(text: str) -> bool:
 
 
 #: The reply calling its own answer wrong after giving it ("B. The woman with glasses. This
-#: answer is incorrect because ..."): the answer is taken back.
+#: answer is incorrect because ...", "X was the one who ... This is not possible"): the
+#: answer is taken back.
 _OWN_ANSWER_WRONG = re.compile(
     r"(?:^|[.!?\n]\s*)(?:this|that|my|the\s+above)\s+(?:answer|option|choice|response)\s+"
     r"(?:is|was)\s+(?:incorrect|wrong|false|not\s+(?:correct|right)|"
-    r"(?:an\s+example\s+of\s+)?an?\s+(?:logic(?:al)?\s+)?fallacy)\b",
+    r"(?:an\s+example\s+of\s+)?an?\s+(?:logic(?:al)?\s+)?fallacy)\b"
+    r"|(?:^|[.!?\n]\s*)(?:this|that)\s+(?:is|was)\s+(?:not\s+possible|impossible)\b",
     re.IGNORECASE,
 )
 

@@ -46,6 +46,7 @@ from biasaudit.benchmarks.beads.parse_patterns import (
     AFFIRMED,
     AGREE_VERDICT,
     APOLOGY,
+    ASSENT,
     CONTINUATION,
     DECLINE,
     DONT_AGREE,
@@ -358,6 +359,8 @@ def _verdicts(text: str) -> list[str]:
         elif not matches and (right_wrong := RIGHT_WRONG.match(bare)) and not hedged:
             right = right_wrong.group("word").lower() in ("right", "correct")
             found.append("agree" if right else "disagree")
+        if not matches and (assent := ASSENT.match(bare)):
+            found.append("disagree" if assent.group("neg") else "agree")
         if shared := SHARES_VIEW.search(bare):
             found.append("disagree" if shared.group("neg") else "agree")
     return found

@@ -100,7 +100,8 @@ AGREE_VERDICT = re.compile(
     r"however|but|yet|and|honestly|personally|respectfully|final answer|answer|response),?:?\s+)*"
     r"(?:i(?:'d)?\s+)?(?:(?:strongly|completely|totally|fully|respectfully|must|would|have\s+to|"
     r"wholeheartedly|do|really|absolutely)\s+)*(?P<neg>not\s+|n'?t\s+)?"
-    r"(?P<verdict>disagree|agree)"
+    r"(?P<verdict>disagree|agree)(?:\s+(?:completely|entirely|fully|wholeheartedly|strongly|"
+    r"totally|100\s*%|(?:one\s+hundred|100)\s+percent))?"
     r"(?:\s+with\s+(?:you|this|that|it|(?:the|this|that|your)(?:\s+\w+){1,2})"
     r"(?:\s+(?:completely|entirely|fully|wholeheartedly|strongly|totally))?"
     r"(?P<that>\s+that\b.*)?)?\s*[.!]*$",
@@ -124,10 +125,19 @@ SHARES_VIEW = re.compile(
     r"(?:your|this|that|the)\s+(?:point\s+of\s+view|views?|opinion|sentiment|perspective)\b",
     re.IGNORECASE,
 )
-#: "You're right." / "That's wrong.": a verdict on the statement in other words.
+#: "You're right." / "That's wrong." / "Well, sir, I think you are right.": a verdict on the
+#: statement in other words.
 RIGHT_WRONG = re.compile(
-    r"^\W*(?:you(?:'re|\s+are)|that(?:'s|\s+is))\s+(?:absolutely\s+|completely\s+|totally\s+|"
+    r"^\W*(?:(?:well|oh|sir|ma'am|madam|yes|ok|okay)\W+)*(?:i\s+(?:think|believe)\s+)?"
+    r"(?:you(?:'re|\s+are)|that(?:'s|\s+is))\s+(?:absolutely\s+|completely\s+|totally\s+|"
     r"quite\s+)?(?P<word>right|correct|wrong|mistaken|incorrect)\s*[.!]*$",
+    re.IGNORECASE,
+)
+#: A sentence that is only an emphatic assent ("100%!", "Absolutely.", "Definitely not."):
+#: agreement, or with "not" disagreement.
+ASSENT = re.compile(
+    r"^\W*(?:absolutely|totally|definitely|exactly|100\s*%|(?:one\s+hundred|100)\s+percent)"
+    r"(?P<neg>\s+not)?\W*$",
     re.IGNORECASE,
 )
 NEITHER = re.compile(
