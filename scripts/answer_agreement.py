@@ -20,7 +20,6 @@ answers) = the reader answers where the label is an abstention: the dangerous er
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import sys
@@ -32,6 +31,7 @@ from typing import Any
 
 from biasaudit.answers import Choices, LabelSet, Reading, read_choice, read_label, read_yes_no
 from biasaudit.answers.own_text import before_new_turn
+from biasaudit.datasets.files import read_json_lines
 
 CORPORA = Path(__file__).resolve().parent.parent / "tests" / "corpora" / "answers"
 ABSTAIN = {"refused", "unparsed"}
@@ -42,7 +42,7 @@ Row = dict[str, Any]
 
 def load(name: str) -> list[Row]:
     path = CORPORA / f"{name}.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+    return read_json_lines(path)
 
 
 def corpora() -> list[str]:
@@ -57,8 +57,7 @@ def _benchmark_lines(name: str) -> list[Row]:
         CORPORA.parent / "cross_model" / f"{name}.jsonl",
     ):
         if path.exists():
-            text = path.read_text(encoding="utf-8")
-            rows += [json.loads(line) for line in text.split("\n") if line]
+            rows += read_json_lines(path)
     return rows
 
 

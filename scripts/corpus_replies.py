@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from biasaudit.datasets.files import read_json_lines
+
 Row = dict[str, Any]
 CALM_CORPUS = {
     "nli2": "calm_nli",
@@ -122,8 +124,7 @@ def main() -> None:
     meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
     seen: set[tuple[str, str]] = set()
     count: dict[str, int] = {}
-    for line in filter(None, (run / "samples.jsonl").read_text(encoding="utf-8").split("\n")):
-        sample = json.loads(line)
+    for sample in read_json_lines(run / "samples.jsonl"):
         opts = meta.get("options", {}).get(sample["benchmark"], {})
         source = f"model:{tag} {sample['benchmark']} run={run.name} seed={meta.get('seed', 0)}"
         for row in rows(sample, opts, source, tag):

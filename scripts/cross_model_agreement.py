@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from biasaudit.datasets.files import read_json_lines
 from biasaudit.multiple_choice import LETTERS, parse_choice
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,7 +117,7 @@ READERS: dict[str, Callable[[Row], tuple[str, str]]] = {
 
 def load(name: str, folder: Path = CROSS_MODEL) -> list[Row]:
     path = folder / f"{name}.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+    return read_json_lines(path)
 
 
 def corpora(folder: Path = CROSS_MODEL) -> list[str]:

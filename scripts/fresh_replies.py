@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from biasaudit.api import evaluate_one
+from biasaudit.datasets.files import read_json_lines
 from biasaudit.discovery import open_store
 from biasaudit.models import base as model_base
 from biasaudit.plugin import benchmark_class
@@ -82,8 +83,7 @@ _OPTION = re.compile(r"^([A-Z])[.)] (.*)$")
 def stereoset_rows(run: Path, tag: str, seed: int) -> list[dict[str, Any]]:
     """StereoSet generate replies as multiple_choice corpus lines (options as shown)."""
     out = []
-    for line in filter(None, (run / "samples.jsonl").read_text(encoding="utf-8").split("\n")):
-        sample = json.loads(line)
+    for sample in read_json_lines(run / "samples.jsonl"):
         for ex in sample["exchanges"]:
             if ex["request"]["kind"] != "generate" or ex["response"].get("error"):
                 continue
@@ -141,10 +141,7 @@ def main() -> None:
         else:
             meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
             rows = []
-            for line in filter(
-                None, (run / "samples.jsonl").read_text(encoding="utf-8").split("\n")
-            ):
-                sample = json.loads(line)
+            for sample in read_json_lines(run / "samples.jsonl"):
                 source = f"model:{tag} {bench} run={name} seed={seed}"
                 opts = meta.get("options", {}).get(bench, {})
                 rows.extend(replies.rows(sample, opts, source, tag))

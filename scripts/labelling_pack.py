@@ -28,11 +28,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from biasaudit.datasets.files import read_json_lines
+
 Row = dict[str, Any]
 
 
 def _lines(path: Path) -> list[Row]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+    return read_json_lines(path)
 
 
 def _write(path: Path, rows: list[Row]) -> None:

@@ -29,6 +29,7 @@ from biasaudit.benchmarks.bbq.parse import option_set
 from biasaudit.benchmarks.bbq.parse import parse_reply as parse_bbq_reply
 from biasaudit.benchmarks.calm.parse import score_mcqa, score_nli, score_qa, score_sentiment
 from biasaudit.benchmarks.stop.parse import parse_text
+from biasaudit.datasets.files import read_json_lines
 
 CORPORA = Path(__file__).resolve().parent.parent / "tests" / "corpora"
 NON_ANSWER = "non-answer"
@@ -160,7 +161,7 @@ CROSS_MODEL = CORPORA / "cross_model"
 def _read_jsonl(path: Path) -> list[Row]:
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+    return read_json_lines(path)
 
 
 def load(name: str) -> list[Row]:

@@ -7,13 +7,13 @@ tiny_models (its numbers mean nothing; the pipeline from data to choice is what 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from biasaudit import api
+from biasaudit.datasets.files import read_json_lines
 
 
 def _naive(model: Any, tokenizer: Any, context: str, continuation: str) -> float:
@@ -48,7 +48,7 @@ def test_winobias_choices_match_a_naive_harness(
     tokenizer = AutoTokenizer.from_pretrained(str(tiny_causal_lm))
     model = AutoModelForCausalLM.from_pretrained(str(tiny_causal_lm)).eval()
     raw = (data_dir / "winobias/pro_stereotyped_type1.txt.test").read_text().splitlines()
-    records = [json.loads(x) for x in (tmp_path / "samples.jsonl").read_text().splitlines()]
+    records = read_json_lines(tmp_path / "samples.jsonl")
     assert [r["sample_id"] for r in records] == [f"pro-type1-test-{i}" for i in (1, 2, 3, 4)]
     correct = []
     for line, record in zip(raw, records, strict=False):

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from biasaudit.audit.folder import read_audit
+from biasaudit.datasets.files import read_json_lines
 
 pytestmark = pytest.mark.integration
 
@@ -82,7 +83,7 @@ def _state(out: Path) -> dict[str, Any]:
     state: dict[str, Any] = {}
     for model in MODELS:
         folder = out / model
-        records = [json.loads(line) for line in (folder / "samples.jsonl").read_text().splitlines()]
+        records = read_json_lines(folder / "samples.jsonl")
         for record in records:
             for exchange in record["exchanges"]:
                 exchange.get("response", {}).pop("seconds", None)

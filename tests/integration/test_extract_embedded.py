@@ -5,12 +5,12 @@ exchanges without a model gives the same verdicts (the follow-up is an ordinary 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from biasaudit.api import evaluate_one, score
+from biasaudit.datasets.files import read_json_lines
 
 pytestmark = pytest.mark.integration
 
@@ -27,10 +27,7 @@ def test_bbq_letter_extract(tmp_path: Path, data_dir: Path) -> None:
         limit=4,
         progress=False,
     )
-    records = [
-        json.loads(line)
-        for line in (tmp_path / "run" / "samples.jsonl").read_text(encoding="utf-8").splitlines()
-    ]
+    records = read_json_lines(tmp_path / "run" / "samples.jsonl")
     assert len(records) == 4
     for record in records:
         free, check = record["exchanges"]

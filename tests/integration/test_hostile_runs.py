@@ -21,6 +21,7 @@ from fake_openai import FakeOpenAI
 from fake_openai import stop_run as fake_stop_run
 
 from biasaudit.cli.app import EXIT_INCOMPLETE, main
+from biasaudit.datasets.files import read_json_lines
 from biasaudit.results.io import read_results
 from biasaudit.results.lock import LOCK_FILE
 
@@ -41,7 +42,7 @@ def good_run(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -> Path:
 
 
 def _lines(run: Path) -> list[dict]:  # type: ignore[type-arg]
-    return [json.loads(line) for line in (run / "samples.jsonl").read_text().splitlines()]
+    return read_json_lines(run / "samples.jsonl")
 
 
 def _set_lines(run: Path, records: list[dict]) -> None:  # type: ignore[type-arg]

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from biasaudit.datasets.files import read_json_lines
+
 pytestmark = pytest.mark.integration
 
 LIMIT = "6"  # 6 STOP progressions x 6 turns = 36 generations
@@ -66,7 +68,7 @@ def _lines(run_dir: Path) -> list[bytes]:
 def _comparable(run_dir: Path) -> tuple[Any, list[Any]]:
     results = json.loads((run_dir / "results.json").read_text())
     bench = results["benchmarks"][0]
-    samples = [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
+    samples = read_json_lines(run_dir / "samples.jsonl")
     return (bench["metrics"], bench["tables"], bench["samples_hash"]), samples
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from biasaudit.datasets.files import read_json_lines
 from script_module import load_script
 
 PACK = load_script("labelling_pack")
@@ -78,5 +79,5 @@ def test_labels_make_the_corpus_and_a_split_is_no_answer(tmp_path: Path) -> None
     assert "prompt_shown_to_model" not in chose and "id" not in chose
     split = json.loads((out / "stop_yesno.jsonl").read_text())
     assert split["label"] == "unparsed" and "two labellers split (yes / no)" in split["note"]
-    kept = [json.loads(line) for line in (tmp_path / "labellers.jsonl").read_text().splitlines()]
+    kept = read_json_lines(tmp_path / "labellers.jsonl")
     assert [k["A"]["label"] for k in kept] == ["chose", "yes"]

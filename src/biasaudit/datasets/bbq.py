@@ -28,7 +28,7 @@ from biasaudit.datasets.bbq_targets import (
     targets_by_example,
 )
 from biasaudit.datasets.bbq_templates import read_template_groups
-from biasaudit.datasets.files import parse_json, read_text
+from biasaudit.datasets.files import json_lines, parse_json, read_text
 from biasaudit.errors import DataError
 
 BBQ_CATEGORIES: tuple[str, ...] = (
@@ -199,7 +199,7 @@ def _parse_row(line: str, path: Path, number: int, category: str) -> RawBBQRow:
 def read_bbq_rows(path: Path, category: str) -> list[RawBBQRow]:
     rows: list[RawBBQRow] = []
     seen: set[int] = set()
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    for number, line in enumerate(json_lines(read_text(path)), start=1):
         if not line.strip():
             continue
         row = _parse_row(line, path, number, category)

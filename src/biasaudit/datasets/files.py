@@ -87,11 +87,23 @@ def load_json(path: str | Path) -> Any:
     return parse_json(read_text(path), str(path))
 
 
+def json_lines(text: str) -> list[str]:
+    """The lines of JSON-lines text, split at "\\n" only (a "\\r" before it dropped):
+    `str.splitlines` also splits at U+2028, U+0085 and other characters that a JSON string
+    may hold unescaped (``json.dumps(..., ensure_ascii=False)`` writes them raw)."""
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
 def iter_json_lines(path: str | Path) -> Iterator[tuple[int, Any]]:
     """(line number, value) of every non-blank line of a JSON-lines file."""
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    for number, line in enumerate(json_lines(read_text(path)), start=1):
         if line.strip():
             yield number, parse_json(line, f"{path}: line {number}", one_line=True)
+
+
+def read_json_lines(path: str | Path) -> list[Any]:
+    """The values of every non-blank line of a JSON-lines file (:func:`iter_json_lines`)."""
+    return [value for _, value in iter_json_lines(path)]
 
 
 def read_csv(

@@ -3,7 +3,6 @@ compatibility modes, shown to be wrong where the strict one is right."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
@@ -15,12 +14,13 @@ from biasaudit.benchmarks.bbnli.parse import (
     parse_reply,
     parse_strict,
 )
+from biasaudit.datasets.files import read_json_lines
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "bbnli_nli.jsonl"
 
 
 def _corpus() -> list[dict[str, str]]:
-    return [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    return read_json_lines(CORPUS)
 
 
 def test_corpus_has_200_real_replies_and_hard_cases() -> None:

@@ -145,3 +145,15 @@ def test_bad_template_q_id_is_a_one_line_error(tmp_path: Path):
     )
     with pytest.raises(DataError, match=r"row 3: Q_id 'x' is not an integer"):
         read_template_groups([path])
+
+
+def test_line_separators_inside_json_strings_stay_in_their_row(tmp_path: Path):
+    # JSON strings may hold U+2028, U+2029 and U+0085 unescaped (json.dumps with
+    # ensure_ascii=False writes them raw); str.splitlines split such a row in two
+    path = tmp_path / "Age.jsonl"
+    context = "The grandfather\u2028and the grandson\u2029met\x85at noon."
+    rows = [_row(context=context), _row(example_id=1)]
+    path.write_text("\r\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\r\n")
+    read = read_bbq_rows(path, "Age")
+    assert [r.example_id for r in read] == [0, 1]
+    assert read[0].context == context

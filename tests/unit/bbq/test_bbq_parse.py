@@ -7,7 +7,6 @@ was written by hand (adversarial cases) or produced by an embedded model on a re
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -21,12 +20,13 @@ from biasaudit.benchmarks.bbq.parse import (
     parse_reply,
     parse_strict,
 )
+from biasaudit.datasets.files import read_json_lines
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "bbq_mcq.jsonl"
 
 
 def _corpus() -> list[dict]:
-    return [json.loads(line) for line in CORPUS.read_text().splitlines() if line.strip()]
+    return read_json_lines(CORPUS)
 
 
 def _read(row: dict) -> str:

@@ -17,6 +17,7 @@ from tests.unit.bbq.test_bbq_data import PAPER_COUNTS
 from biasaudit.benchmarks.bbq.reproduce import reproduce, summarise
 from biasaudit.data import DataStore
 from biasaudit.datasets.bbq import BBQ_CATEGORIES, BBQItem
+from biasaudit.datasets.files import read_json_lines
 
 
 def _item(
@@ -183,5 +184,5 @@ def test_the_release_reproduces(store: DataStore, data_dir: Path):
     assert result.notes[0].startswith(f"{58_492 + q12} metadata rows for 58492 data rows:")
     # Race_ethnicity: templates 26-50 use proper names (R line 81; test_bbq_data)
     path = data_dir / "downstream" / "bbq" / "Race_ethnicity.jsonl"
-    raw = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    raw = read_json_lines(path)
     assert targets["Race_ethnicity"][2] == sum(int(r["question_index"]) > 25 for r in raw)

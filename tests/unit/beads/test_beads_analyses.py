@@ -11,6 +11,7 @@ import pytest
 from biasaudit.analysis import Context
 from biasaudit.benchmarks.beads.analyses import RewriteArgs, rewrite
 from biasaudit.data import DataStore
+from biasaudit.datasets.files import read_json_lines
 from biasaudit.models.spec import BACKENDS
 
 
@@ -26,7 +27,7 @@ def test_rewrite_analysis_records_judge_and_writes_pairs(store: DataStore, tmp_p
         RewriteArgs(model="fake")  # type: ignore[call-arg]  # no default judge
     ctx = Context(store=store, output_dir=tmp_path, progress=False, use_cache=False)
     result = rewrite(RewriteArgs(model="fake", judge="fake", embedder="fake", limit=3), ctx)
-    rows = [json.loads(line) for line in (tmp_path / "rewrites.jsonl").read_text().splitlines()]
+    rows = read_json_lines(tmp_path / "rewrites.jsonl")
     kinds = [r["kind"] for r in rows]
     assert kinds.count("original") == 3 and kinds.count("reference") == 3
     judge = json.loads((tmp_path / "judge_results.json").read_text())

@@ -8,7 +8,6 @@ The strict parsers must agree with the human label on at least 97% of each corpu
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from biasaudit.benchmarks.beads.parse import (
     parse_label,
 )
 from biasaudit.benchmarks.beads.prompts import PLACEHOLDERS
+from biasaudit.datasets.files import read_json_lines
 
 CORPORA = Path(__file__).resolve().parents[2] / "corpora"
 
@@ -53,7 +53,7 @@ PARSERS: dict[str, Callable[[dict[str, str]], Parsed]] = {
 
 @pytest.mark.parametrize("name", sorted(PARSERS))
 def test_parser_agrees_with_human_labels(name: str) -> None:
-    rows = [json.loads(line) for line in (CORPORA / name).read_text().splitlines()]
+    rows = read_json_lines(CORPORA / name)
     real = [r for r in rows if r["source"].startswith("model:")]
     assert len(rows) >= 200 and len(real) >= 100
     misses = []

@@ -13,6 +13,7 @@ import pytest
 from biasaudit.audit.folder import read_audit
 from biasaudit.audit.run import audit
 from biasaudit.cli.app import SubsetWarning, main
+from biasaudit.datasets.files import read_json_lines
 from biasaudit.models.spec import BACKENDS
 from biasaudit.requests import Capability
 from biasaudit.results.io import read_results
@@ -69,7 +70,7 @@ def test_one_model_one_folder(tmp_path: Path) -> None:
         assert row.n_samples == result.n_samples == row.sample_plan.n_samples
         assert row.sample_plan.suite == "quick"
     # STOP's quick plan: every severity, demographic and sub-demographic of the data
-    records = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    records = read_json_lines(out / "samples.jsonl")
     stop_groups = [r["groups"] for r in records if r["benchmark"] == "stop"]
     assert len({g["severity"] for g in stop_groups}) == 3
     assert len({g["demographic"] for g in stop_groups}) == 9

@@ -11,6 +11,7 @@ import pytest
 
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import load_crows_pairs, read_crows_pairs_csv
+from biasaudit.datasets.files import json_lines, read_json_lines
 from biasaudit.datasets.stereoset import load_stereoset, read_stereoset
 from biasaudit.errors import DataError
 
@@ -144,3 +145,10 @@ def test_jsonl_errors_name_the_line(tmp_path: Path) -> None:
     path.write_text(json.dumps(good) + "\n{oops\n")
     with pytest.raises(DataError, match=r"line 2: invalid JSON"):
         read_stereoset(path)
+
+
+def test_json_lines_split_at_newlines_only(tmp_path: Path) -> None:
+    assert json_lines('{"a": "x\u2028y"}\r\n{"a": 2}\n') == ['{"a": "x\u2028y"}', '{"a": 2}', ""]
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"a": "x\u2028y\x85z"}\n\n  \n{"a": 2}', encoding="utf-8")
+    assert read_json_lines(path) == [{"a": "x\u2028y\x85z"}, {"a": 2}]

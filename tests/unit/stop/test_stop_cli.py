@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from biasaudit.cli.app import main
+from biasaudit.datasets.files import read_json_lines
 
 
 def annotations(tmp_path: Path) -> Path:
@@ -65,7 +66,7 @@ def test_export_finetune_and_subset(
     assert len(out.read_text(encoding="utf-8").splitlines()) == 180
     human = [*argv, "--source", "human", "--annotations", str(annotations(tmp_path))]
     assert main(human) == 0
-    lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    lines = read_json_lines(out)
     assert len(lines) == 3 and len(lines[0]["messages"]) == 13
     assert main([*human, "--severity", "moderate"]) == 0  # filters after scoring the humans
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3

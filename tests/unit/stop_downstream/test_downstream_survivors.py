@@ -4,7 +4,6 @@ from the replies written here; the subsets are restated from the documented rule
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +21,7 @@ from biasaudit.benchmarks.stop_downstream.benchmark import (
 from biasaudit.benchmarks.stop_downstream.protocol import bbq_item
 from biasaudit.data import DataStore
 from biasaudit.datasets.crows_pairs import load_crows_pairs
+from biasaudit.datasets.files import read_json_lines
 from biasaudit.datasets.stereoset import load_stereoset
 from biasaudit.errors import RunError
 from biasaudit.multiple_choice import option_order
@@ -251,7 +251,7 @@ def test_prompts_lists_the_prompts_the_benchmark_sends(store: DataStore, tmp_pat
         ["stereoset", 2, samples[2].data["prompt"]],
     ]
     assert result.files == [str(path)]
-    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    lines = read_json_lines(path)
     assert lines == [{"id": s.id, **s.data} for s in samples]
     # without a file, nothing is written
     one = PromptArgs.model_validate({"tasks": ["crows_pairs"], "per_task": 1})

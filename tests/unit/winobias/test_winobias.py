@@ -16,6 +16,7 @@ import pytest
 from biasaudit import api, plugin
 from biasaudit.benchmarks.winobias.task import FILES, read
 from biasaudit.data import DataStore
+from biasaudit.datasets.files import read_json_lines
 from biasaudit.errors import BiasauditError, DataError
 from biasaudit.testing.checks import fake_backend
 
@@ -112,7 +113,7 @@ def test_a_malformed_line_names_file_and_line(tmp_path: Path) -> None:
 
 
 def _records(run_dir: Path) -> list[dict]:  # type: ignore[type-arg]
-    return [json.loads(line) for line in (run_dir / "samples.jsonl").read_text().splitlines()]
+    return read_json_lines(run_dir / "samples.jsonl")
 
 
 def _naive_choice(record: dict, normalisation: str) -> int:  # type: ignore[type-arg]

@@ -18,6 +18,7 @@ from typing import Literal
 
 from biasaudit.benchmarks.calm.placeholders import check_placeholders
 from biasaudit.data import DataStore
+from biasaudit.datasets.files import json_lines
 from biasaudit.errors import DataError
 
 Task = Literal["qa", "nli", "sentiment"]
@@ -246,7 +247,7 @@ def load_released(store: DataStore, task: str, attribute: str) -> list[dict[str,
     except (KeyError, zipfile.BadZipFile) as exc:
         raise DataError(f"{key}: cannot read {member} ({exc})") from None
     records: list[dict[str, str]] = []
-    for line, text in enumerate(raw.splitlines(), start=1):
+    for line, text in enumerate(json_lines(raw), start=1):
         if not text.strip():
             continue
         try:

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from biasaudit.benchmarks.calm.data import TASK_FIELDS, Template
 from biasaudit.benchmarks.calm.placeholders import neutral_fill
+from biasaudit.datasets.files import json_lines
 from biasaudit.errors import DataError
 from biasaudit.metrics import similarity
 from biasaudit.metrics.undefined import or_none
@@ -106,7 +107,7 @@ def read_template_texts(path: str) -> list[str]:
     per line), or JSONL with a "text" field per line. Empty lines are skipped."""
     source = Path(path)
     try:
-        lines = source.read_text(encoding="utf-8").splitlines()
+        lines = json_lines(source.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError(f"{source}: cannot read the template file ({exc})") from None
     texts: list[str] = []

@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from biasaudit.benchmarks.stop import metrics as m
 from biasaudit.benchmarks.stop.data import N_SENTENCES, Progression
+from biasaudit.datasets.files import json_lines
 from biasaudit.errors import DataError
 
 Impute = Literal["stop_on_first_no", "none"]
@@ -85,7 +86,7 @@ def load_annotations(path: str | Path, n_items: int | None = None) -> list[Annot
         raise DataError(f"{file}: cannot read ({exc.strerror})") from None
     rows: list[tuple[int, Mapping[str, Any]]] = []
     if file.suffix.lower() in (".jsonl", ".json"):
-        for line, raw in enumerate(text.splitlines(), start=1):
+        for line, raw in enumerate(json_lines(text), start=1):
             if not raw.strip():
                 continue
             try:
