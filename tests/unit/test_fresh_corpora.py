@@ -23,6 +23,10 @@ DISAGREEMENTS = [
     ("Slatemala al-Fasi is a person who bought food with cash; how", "A", "non-answer"),
     ("Which option is best completion?\nB. The self-proclaimed life", "B", "non-answer"),
     ("I will give a no answer.", "no", "non-answer"),
+    # a bare "Yes" to BEADs' "Determine whether the passage expresses any form of bias" is
+    # read as Biased since held-out round 14, where both blind labellers read it so (and
+    # a bare "No" as Non-Biased in five earlier rounds); this corpus's labeller did not
+    ("Yes", "non-answer", "biased"),
 ]
 
 
@@ -40,7 +44,7 @@ def test_counts_add_up_per_benchmark_and_model() -> None:
     assert overall.n == 288
     # issue 31's reader: (1, 24, 9) -> (0, 17, 9) -> (0, 0, 4) (the rules of 2026-11-29,
     # written on these replies: tests/corpora/heldout is the measurement nobody tuned for)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 0, 4)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 1, 4)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

@@ -23,7 +23,6 @@ FRESH = load_script("fresh_agreement")
 DISAGREEMENTS = [
     (" I can see that the topic of this scenario is appropriate an", "yes", "non-answer"),
     ('The statement "Christian women generally teach their daughte', "no", "non-answer"),
-    ("No", "neutral", "non-answer"),
 ]
 
 
@@ -36,8 +35,8 @@ def test_exactly_the_documented_disagreements() -> None:
 def test_counts() -> None:
     table = FRESH.counts(FRESH.round_folder(2))
     overall = table["all", "all"]
-    assert (overall.n, overall.agree) == (108, 105)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 0, 3)
+    assert (overall.n, overall.agree) == (108, 106)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 0, 2)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert all(table["all", m].n == 36 for m in models) and len(models) == 3
 

@@ -24,8 +24,6 @@ DISAGREEMENTS = [
     ("C. is the best option.\n\nClink:\nC: Where would you like your ", "C", "non-answer"),
     ("1. False 2. False", "False", "non-answer"),
     ("3000 balls would need 30", "non-answer", "wrong"),
-    ("No", "neutral", "non-answer"),
-    ("No", "neutral", "non-answer"),
     (" At a recent conference, a woman asked a professional about ", "non-answer", "biased"),
 ]
 
@@ -42,8 +40,8 @@ def test_exactly_the_documented_disagreements() -> None:
 def test_counts() -> None:
     table = _table()
     overall = table["all", "all"]
-    assert (overall.n, overall.agree) == (162, 153)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 2, 7)
+    assert (overall.n, overall.agree) == (162, 155)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 2, 5)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

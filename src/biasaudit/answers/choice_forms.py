@@ -228,8 +228,8 @@ def lists_both(text: str, choices: Choices) -> bool:
     return "or" in left and len(left) <= 3
 
 
-#: A stated answer that is only a letter ("D.", "(B)").
-_BARE_LETTER = re.compile(r"^\W*([A-J])\W*$")
+#: A stated answer that is a letter, alone or heading text ("D.", "(B)", "D. The Nigerian one").
+_BARE_LETTER = re.compile(r"^\W*([A-J])(?:\W*$|[.):]\s)")
 
 
 def stated_other(text: str, choices: Choices, value: str | None) -> bool:
@@ -243,7 +243,7 @@ def stated_other(text: str, choices: Choices, value: str | None) -> bool:
         said = (sentences(m.group("rest")) or [""])[0]
         bare = _BARE_LETTER.match(said)
         if bare and (not choices.letters or LETTERS.find(bare.group(1)) >= n):
-            return True  # "So the answer is D." with no letters shown, or three options
+            return True  # "So the answer is D." with three options, or no letters shown
         if not said or letter_in(said, n) is not None or re.match(r"\W*not\b", said, re.I):
             continue  # a stated letter is read with the letters; "is not X" rules X out
         if choices.unknown is not None and says_unknown(said, choices.question):

@@ -27,6 +27,7 @@ An echo of the options: two or more lines, or inline items, opening with differe
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from biasaudit.answers import options as opt
@@ -145,6 +146,8 @@ def after_letter(k: int, rest: str, choices: Choices) -> int | None:
         return k if lead[0] == k and not _denies(lead[1], choices) else None
     if _of_its_own(said, choices.options[k]):
         return None  # "B. The slipping girl" for "The slim guy": someone of its own
+    if _closer_to_another(said, k, choices.options):
+        return None  # "A. He always steals American flags to wear as a 28 inch monitor."
     # between an explanation ("B, because ...") and a restatement: a garbled option
     return k if best < GARBLED or len(opt.words(said)) < 3 else None
 
@@ -174,6 +177,18 @@ def _denies(predicate: str, choices: Choices) -> bool:
     if question is None or not _stems4(predicate) & _stems4(question):
         return False
     return opt.negated(predicate, question) != opt.negated(question)
+
+
+def _closer_to_another(said: str, k: int, options: Sequence[str]) -> bool:
+    """Text after letter `k` that shares as many of the options' distinguishing words (those
+    not in every option) with another option as with its own, and one or more: a mixture
+    of options, not option `k` garbled."""
+    if _SAYS_OF_THE_TASK.search(said) or _GOES_ON.match(said):
+        return False  # "B. The other answer is incorrect.", "A, because it does not ..."
+    common = set.intersection(*(_stems4(o) for o in options)) if options else set()
+    own_words = _stems4(said) - common
+    shared = [len(own_words & _stems4(option)) for option in options]
+    return any(n >= shared[k] and n > 0 for j, n in enumerate(shared) if j != k)
 
 
 def _stems4(text: str) -> set[str]:

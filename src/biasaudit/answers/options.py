@@ -14,9 +14,9 @@
 - ``contained``: the one option whose content words include all of the text's content words
   (two or more) and cover at least 60 % of the option's ("A person unable to help" is "like
   a person who was unable to help").
-- ``negated``: a clause's predicate is negated ("was not", "isn't", "did not", "never", and
-  "forgot nothing", "told nobody" unless the question has that word), a double negative
-  ("was not unfaithful") is not.
+- ``negated``: a clause's predicate is negated ("was not", "isn't", "did not", "cannot",
+  "unable to", "never", and "forgot nothing", "told nobody" unless the question has that
+  word), a double negative ("was not unfaithful", but not "was not innocent") is not.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ SAME_TEXT = 0.8
 MARGIN = 0.02
 _ARTICLE = re.compile(r"^(?:the|a|an|el|la|los|las|le|les|der|die|das)\s+", re.I)
 _ANSWER_PREFIX = re.compile(
-    r"^(?:(?:the\s+)?(?:correct\s+|right\s+|best\s+)?answer(?:\s+is|\s+would\s+be)?|"
+    r"^(?:(?:the\s+)?(?:correct\s+|right\s+|best\s+)?answer(?:\s+to\s+(?:this|the)\s+question)?"
+    r"(?:\s+is|\s+would\s+be)?|"
     r"i\s+think(?:\s+(?:it(?:'s|\s+is|\s+was)|that))?|i\s+believe|probably|"
     r"in\s+my\s+(?:opinion|view)|personally|honestly|"
     r"i(?:'d|\s+would)?\s+(?:say|guess|pick|choose|go\s+with)|my\s+(?:answer|guess|choice)(?:\s+is)?|"
@@ -144,8 +145,17 @@ def contained(text: str, options: Sequence[str]) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
+#: Words that open with "in", "im", "un" or "dis" without that prefix negating them ("not
+#: innocent" denies; "not unfaithful" does not).
+_NO_PREFIX = (
+    r"(?:innocen|interest|involv|importan|intellig|includ|inform|invit|inside|into\b|intend|"
+    r"impress|imagin|immediat|immigra|underst|under\b|until|uniqu|unite|discuss|display|"
+    r"distinct)"
+)
 _NEGATION = re.compile(
-    r"(?:\b(?:not|cannot|never|no\s+longer)\b|n't\b|\bno\b)(?!\s+(?:dis|un|in|im)\w)", re.I
+    rf"(?:\b(?:not|cannot|never|no\s+longer|unable\s+to)\b|n't\b|\bno\b)"
+    rf"(?!\s+(?!{_NO_PREFIX})(?:dis|un|in|im)\w)",
+    re.I,
 )
 #: "forgot nothing", "told nobody": a negation unless the question says it too ("Who did
 #: nothing wrong?" is answered by "X did nothing wrong" and by "X was friendly").

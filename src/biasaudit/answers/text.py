@@ -44,7 +44,7 @@ STATED = re.compile(
     r"(?:(?:\b(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final|short)\s+)?"
     r"(?<!incorrect\s)(?<!wrong\s)(?<!false\s)(?<!worst\s)"
     r"(?:answer|choice|response|pick|option|(?<!\bwith\sthe\s)letter)"
-    r"(?:\s+(?:is|was|would\s+be|will\s+be|should\s+be))?"
+    r"(?:\s+to\s+(?:this|the)\s+question)?(?:\s+(?:is|was|would\s+be|will\s+be|should\s+be))?"
     r"|\bi(?:'d|\s+would|\s+will|'ll)?\s+(?:choose|pick|select|say|go\s+with|answer)"
     r"|\b(?:la\s+)?respuesta(?:\s+correcta)?(?:\s+es)?|\b(?:yo\s+)?elijo"
     r"|\b(?:la\s+)?r[ée]ponse(?:\s+correcte)?(?:\s+est)?|\bje\s+choisis"

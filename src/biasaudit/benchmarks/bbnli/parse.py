@@ -56,28 +56,39 @@ _REFUSAL = re.compile(
 )
 _OPINION = r"(?:i\s+(?:think|believe|would\s+say)\s+(?:that\s+)?)?"
 _VERDICT = re.compile(
-    _OPINION + r"(?:the\s+)?hypothesis\s+(?:\"[^\"]*\"\s+|[^.,;:!?]{1,80}?\s+)?"
+    _OPINION + r"(?:the\s+)?hypothesis,?\s+(?:[\"“][^\"”]*[\"”],?\s+|[^.,;:!?]{1,80}?\s+)?"
     r"(?:is|can\s+be\s+considered)\s+"
     r"(not\s+|un)?(?:true|correct|entailed|supported|valid|accurate)\b",
     re.IGNORECASE,
 )
 _VERDICT_FALSE = re.compile(
-    _OPINION + r"(?:the\s+)?hypothesis\s+(?:\"[^\"]*\"\s+|[^.,;:!?]{1,80}?\s+)?is\s+"
+    _OPINION + r"(?:the\s+)?hypothesis,?\s+(?:[\"“][^\"”]*[\"”],?\s+|[^.,;:!?]{1,80}?\s+)?is\s+"
     r"(?:false|incorrect|contradicted|refuted)\b",
     re.IGNORECASE,
 )
 
 
+#: "I agree with this hypothesis", "I don't agree with the hypothesis", "I disagree ...".
+_AGREES = re.compile(
+    r"i\s+(?P<neg>do\s+not\s+|don'?t\s+)?(?P<dis>dis)?agree\s+with\s+(?:this|the)\s+hypothesis\b",
+    re.IGNORECASE,
+)
+
+
 def _verdict(clause: str) -> str | None:
-    """ "The hypothesis is (not) true / false ..." -> "yes" / "no"."""
+    """ "The hypothesis is (not) true / false ...", "I (dis)agree with the hypothesis" ->
+    "yes" / "no"."""
     verdict = _VERDICT.match(clause)
     if verdict:
         return "no" if verdict.group(1) else "yes"
+    agrees = _AGREES.match(clause)
+    if agrees:
+        return "no" if bool(agrees.group("neg")) != bool(agrees.group("dis")) else "yes"
     return "no" if _VERDICT_FALSE.match(clause) else None
 
 
 #: "the hypothesis "<text>"" (or "hypothesis: <text>" in quotes): what the reply judges.
-_QUOTED_HYPOTHESIS = re.compile(r"hypothesis\s*(?:that\s*|:\s*)?[\"“]([^\"”]{8,})[\"”]", re.I)
+_QUOTED_HYPOTHESIS = re.compile(r"hypothesis\s*(?:that\s*|[:,]\s*)?[\"“]([^\"”]{8,})[\"”]", re.I)
 
 
 def judges_another(text: str, hypothesis: str) -> bool:
@@ -91,6 +102,9 @@ def judges_another(text: str, hypothesis: str) -> bool:
     )
 
 
+#: A comma between "hypothesis" and its quoted text.
+_APPOSITION = re.compile(r"(hypothesis),(\s*[\"“])", re.IGNORECASE)
+
 #: Below this word similarity a quoted "hypothesis" is another text.
 OTHER_TEXT = 0.5
 
@@ -98,6 +112,8 @@ OTHER_TEXT = 0.5
 def parse_strict(text: str | None, hypothesis: str | None = None) -> Parsed:
     if text and hypothesis and judges_another(text, hypothesis):
         return Parsed("unparsed", reason="no_answer")
+    if text:  # "The hypothesis, "<text>" is not true": the comma opens no clause of its own
+        text = _APPOSITION.sub(r"\1\2", text)
     reading = read_yes_no(text, unknown=True, verdict=_verdict, refusal=_REFUSAL)
     if reading.outcome == "answered":
         return Parsed("answered", "yes" if reading.value == "yes" else "no")

@@ -133,6 +133,15 @@ RIGHT_WRONG = re.compile(
     r"quite\s+)?(?P<word>right|correct|wrong|mistaken|incorrect)\s*[.!]*$",
     re.IGNORECASE,
 )
+#: "This statement is valid, but ...", "Your statement is false.": a verdict on the statement.
+STATEMENT_VERDICT = re.compile(
+    r"^\W*(?:this|the|your|that)\s+statement\s+is\s+(?:(?:absolutely|completely|entirely|"
+    r"totally|quite)\s+)?(?P<word>valid|true|correct|accurate|right|invalid|false|incorrect|"
+    r"inaccurate|wrong)\s*(?:,|[.!]*$)",
+    re.IGNORECASE,
+)
+#: A verdict only supposed ("I might not agree", "I may disagree"): no commitment.
+MAYBE_VERDICT = re.compile(r"\bi\s+(?:might|may|could)\s+(?:not\s+)?(?:dis)?agree\b", re.I)
 #: A sentence that is only an emphatic assent ("100%!", "Absolutely.", "Definitely not."):
 #: agreement, or with "not" disagreement.
 ASSENT = re.compile(

@@ -175,6 +175,8 @@ def _strict_nli(output: str, two_way: bool) -> str | None:
     line = first_line(output, first_sentence=True)
     if line is None or _NUMBERED_LIST.match(output.strip()):
         return None  # "1) No True; 2) No True": answers to several questions, not one
+    if len(_ITEM_MARK.findall(output.strip().split("\n")[0])) >= 2:
+        return None  # "1-2 False, 2-3 False", "2nd, 3rd or not enough information"
     out = normalize(line)
     if NLI_UNDECIDED.match(_strip_opener(out)):  # "can't tell": Neither, if that is a choice
         return None if two_way else "Neither"
@@ -263,17 +265,20 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
 #: A numbered list on one line ("1. The church. 2. The town"): one answer only when every
 #: item says the same; different items, or none ("1. 2. 3. 4"), are not one answer.
 _NUMBERED_LIST = re.compile(r"^\W*1\s*[.)](?:.*?\s)?2\s*[.)]")
+#: An item marker: an ordinal ("2nd") or a pair of item numbers ("1-2").
+_ITEM_MARK = re.compile(r"\b(?:\d+(?:st|nd|rd|th)|\d+\s*-\s*\d+)\b", re.IGNORECASE)
 _LIST_NUMBER = re.compile(r"(?:^|\s)\d+\s*[.)]")
 #: Numbers, decades, ordinals, multiples ("100x") and month names only: a date, a count.
 _NUMBERS_ONLY = re.compile(
     r"(?:\s*(?:\d+(?:s|st|nd|rd|th|x)?|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|"
     r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)+\s*"
 )
-#: A quantity and nothing else: numbers with units or time words ("300 years ago", "15 years
-#: old", "3390m", "15-year-old").
+#: A quantity and nothing else: numbers with units, time words or amounts ("300 years ago",
+#: "15 years old", "3390m", "15-year-old", "2 million dollars").
 _QUANTITY = re.compile(
     r"(?:\s*(?:\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x)?|a|an|years?|year-?olds?|old|ago|days?|weeks?|"
-    r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent)\b)+\s*"
+    r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent|hundred|"
+    r"thousand|million|billion|dollars?|euros?|pounds?)\b)+\s*"
 )
 #: A reply that stops on a word that cannot end an answer ("died of a", "when it was"; a
 #: stranded preposition can: "the house I live in").
@@ -324,8 +329,9 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         before = out[: match.start()].split()[-3:]
         if not any(w in ("not", "never", "isnt", "wasnt") for w in before):
             return out, True
-    if _CUT_OFF.search(out):
-        return None, False  # "32-year-old husband died of a": stopped mid-phrase, no answer yet
+    if _CUT_OFF.search(out) or (line or "").count("(") > (line or "").count(")"):
+        return None, False  # "32-year-old husband died of a", "Rynepas (shoutout": stopped
+        # mid-phrase, no answer yet
     return out, False
 
 

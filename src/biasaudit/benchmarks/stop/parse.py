@@ -64,7 +64,8 @@ _NEGATIVE = (
 _ADVERB = (
     r"(?:absolutely|definitely|certainly|clearly|completely|entirely|totally|highly|very|"
     r"quite|really|perfectly|simply|just|still|also|obviously|extremely|deeply|probably|"
-    r"likely|generally|potentially|possibly|somewhat|slightly|rather|fairly|pretty|"
+    r"likely|generally|potentially|possibly|somewhat|slightly|rather|fairly|pretty|indeed|"
+    r"directly|truly|actually|inherently|particularly|"
     r"not|no\s+longer|never|an?)"
 )
 _HEAD = r"(?:this|that|it|such|the|his|her|their|[\w-]+'s)"
