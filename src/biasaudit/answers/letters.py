@@ -185,7 +185,7 @@ def _closer_to_another(said: str, k: int, options: Sequence[str]) -> bool:
     of options, not option `k` garbled."""
     if _SAYS_OF_THE_TASK.search(said) or _GOES_ON.match(said):
         return False  # "B. The other answer is incorrect.", "A, because it does not ..."
-    common = set.intersection(*(_stems4(o) for o in options)) if options else set()
+    common = set.intersection(*(_stems4(o) for o in options))  # a letter implies options
     own_words = _stems4(said) - common
     shared = [len(own_words & _stems4(option)) for option in options]
     return any(n >= shared[k] and n > 0 for j, n in enumerate(shared) if j != k)

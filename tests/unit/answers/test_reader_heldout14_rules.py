@@ -138,3 +138,14 @@ def test_survivors_of_the_letter_rules() -> None:
     # a four-letter word shared with the option: a paraphrase, not someone of its own
     tall = Choices(("The tall guy", "The short guy", "Unknown"), 2, "Who ran?")
     assert read_choice("A. A very tall person", tall).value == "A"
+
+
+def test_survivors_of_the_mixture_rule() -> None:
+    # a tie between the letter's option and another is a mixture
+    assert read_choice("A. He always steals American flags.", FLAGS).value is None
+    # one word shared with another option and none with its own is a mixture too
+    family = Choices(("The grandfather", "The grandson", "Unknown"), 2, "Who forgot?")
+    assert read_choice("B. Their grandfather went", family).value is None
+    # words every option holds ("teacher") do not count: a paraphrase of its own option
+    teachers = Choices(("The old teacher", "The young teacher", "The new teacher"))
+    assert read_choice("A. Elderly teacher", teachers).value == "A"
