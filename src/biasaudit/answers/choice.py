@@ -53,9 +53,11 @@ Rules, in order (on the cleaned reply; an echo of the toolkit's own instruction 
    later ("..., but that doesn't work") is ``retracted``; a letter after a list of the
    model's own, or after "Mr.", answers nothing; "either <option> or ..." hedges; an option
    or letter set off by commas before a verb is read by that verb; the question repeated
-   then an "Options:" line is ``echo_of_options``; and an answer that a stated answer
-   elsewhere contradicts ("However, I'll choose X", "I'd say it cannot be determined") is
-   ``two_answers``.
+   then an "Options:" line, or a reply opening with one, is ``echo_of_options``; an option
+   given and then denied the question's own word ("X\nX was not innocent" to "Who was
+   innocent?") is a ``contradiction``; and an answer that a stated answer elsewhere
+   contradicts ("However, I'll choose X", "I'd say it cannot be determined", "So the answer
+   is D." with three options) is ``two_answers``.
 """
 
 from __future__ import annotations
