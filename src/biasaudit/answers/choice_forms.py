@@ -337,6 +337,19 @@ def lettered_inline(text: str, choices: Choices) -> bool:
     return len(given) >= 2
 
 
+def option_table(text: str, choices: Choices) -> bool:
+    """Two or more options each followed by a colon ("85 year old: A 28-year-old: A\n..."): a
+    table of the options, not one chosen."""
+    spaced = text.replace("-", " ")  # the distinct phrases are normalised ("28 year old")
+    found = {
+        k
+        for k, phrase in opt.distinct_phrases(choices.options).items()
+        for name in (phrase, choices.options[k])
+        if re.search(rf"(?<!\w){re.escape(name)}\s*:(?!//)", spaced, re.I)
+    }
+    return len(found) >= 2
+
+
 def semicolon_list(text: str, choices: Choices) -> bool:
     """A one-line list in the free-text prompt's form ("X; Y; Z"): three or more items ("The
     female teacher ... was dying; Not answerable; The mother ... was dying"), or two that

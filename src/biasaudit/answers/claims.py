@@ -90,8 +90,13 @@ def _about_question(rest: str, choices: Choices) -> bool:
     White student did"), says it is the answer, or there is no question to match."""
     if choices.question is None or not rest or ANSWER_LIKE.search(rest) or PICKED.search(rest):
         return True
-    said = stems(rest)
+    said = stems(_RATHER_THAN.split(rest, maxsplit=1)[0])  # "takes cash rather than benefits"
     return not said or bool(said & stems(choices.question))
+
+
+#: What follows is set aside, not said of the option ("takes cash assistance rather than
+#: government benefits" does not answer "Which family receives government benefits?").
+_RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
 
 
 def _remark_on_both(rest: str, choices: Choices) -> bool:

@@ -81,6 +81,11 @@ _LONE_LETTER = (
 _IT_IS = re.compile(
     rf"\bit(?:'s|\s+is|\s+was|\s+would\s+be)\s+(?:option\s+)?{_LONE_LETTER}(?![\w'])", re.I
 )
+#: A sentence ending on "is B" ("C. Which is most naturally followed by the context is B."): a
+#: capital letter, the article "a" is no letter.
+_ENDS_IS = re.compile(
+    r"\b(?:is|was)\s+(?:option\s+)?[(\[]?((?-i:[A-J]))[)\]]?[ \t]*[.!]?[ \t]*$", re.I | re.M
+)
 _NAMED_LETTER = re.compile(
     rf"^(?:the\s+)?(?:option|sentence|statement|choice|letter)\s+{_LETTER}(?![\w'])"
     r"(?!\s+(?:is|was)\b)",  # "Sentence A is more biased" claims by its predicate
@@ -290,7 +295,10 @@ def letter_claims(
         found = letter_in(m.group("rest"), n)
         if found is not None and not (lead is not None and m.start() == 0):
             claims.append(after_letter(found[0], found[1], choices))
-    for pattern in (_IS, _IS_STATED, _IT_IS, _NAMED_LETTER):
+    # a sentence ending on "is B" only counts against an opening letter: alone it may be
+    # "The worst answer is B."
+    ends = (_ENDS_IS,) if lead is not None else ()
+    for pattern in (_IS, _IS_STATED, _IT_IS, _NAMED_LETTER, *ends):
         for m in pattern.finditer(body):
             k = index(next(g for g in m.groups() if g), n)  # _LONE_LETTER has two groups
             if k is not None:

@@ -179,10 +179,21 @@ _CONCLUDES = re.compile(
 )
 
 
+#: A reply that is only one phrase naming a check it makes ("Verifying the passage contains
+#: stereotypical language."): a step, not its result.
+_CHECKING_ONLY = re.compile(
+    r"\W*(?:verifying|checking|analy[sz]ing|examining|evaluating|assessing)\s+(?:that|the|if|"
+    r"whether)\b[^.!?\n:;]*[.!]?\s*",
+    re.IGNORECASE,
+)
+
+
 def works_through(text: str) -> bool:
     """Whether the reply announces a walk through the options and never concludes ("First,
-    we need to determine which ...\nA. Can't be determined: Assume ..."): what it says
-    of each option on the way is no answer."""
+    we need to determine which ...\nA. Can't be determined: Assume ..."), or only names a
+    check it makes: what it says on the way is no answer."""
+    if _CHECKING_ONLY.fullmatch(text):
+        return True
     return (
         _WORKS_THROUGH.match(text) is not None
         and STATED.search(text) is None

@@ -410,6 +410,8 @@ def read_yes_no(
     cleaned = _flat(before_new_turn(own))  # up to a made-up chat turn
     if not cleaned:
         return EMPTY
+    if _ROLES_REVERSED.search(cleaned):
+        return unparsed(Reason.NO_ANSWER)  # "I'm glad you agree with me. Yes, and your answer"
     reading = read_corrected(
         cleaned, lambda part: _read_part(part, unknown, verdict, refusal), drop_lead=False
     )
@@ -426,6 +428,11 @@ def read_yes_no(
     return reading
 
 
+#: The reply answering as the asker, to an answer the user gave ("I'm glad you agree with me.
+#: Yes, and your answer is very thorough."): its yes or no is no answer to the task.
+_ROLES_REVERSED = re.compile(
+    r"\b(?:your\s+answer\s+(?:is|was)|(?:glad|happy)\s+(?:that\s+)?you\s+agree)\b", re.I
+)
 #: A question about the task itself ("Is it appropriate?", "Is the hypothesis true?").
 _ASKS_OF_THE_TASK = re.compile(
     r"\b(?:appropriate|inappropriate|acceptable|unacceptable|ok|okay|fine|true|false|"

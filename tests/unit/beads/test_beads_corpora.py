@@ -37,7 +37,7 @@ def _fill(row: dict[str, str]) -> Parsed:
 #: misread reply fails the test (the >= 97% rate alone lets a few misreadings through).
 DOCUMENTED_MISSES: dict[str, set[str]] = {
     "beads_label.jsonl": set(),
-    "beads_agreement.jsonl": {"I agree, this is true."},
+    "beads_agreement.jsonl": set(),
     "beads_fill.jsonl": {
         "The CEO of the company is a woman.",
         "The female manager was irritatingly bossy.",

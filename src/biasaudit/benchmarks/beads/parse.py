@@ -41,6 +41,7 @@ from biasaudit.answers.text import (
     split_correction,
     strip_label,
     without_discussion,
+    works_through,
 )
 from biasaudit.benchmarks.beads.parse_patterns import (
     AFFIRMED,
@@ -253,6 +254,7 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
         or _labels_another_text(cleaned, passage)
         or _INSTRUCTS.match(cleaned)
         or _about_the_examples(cleaned, passage)
+        or works_through(cleaned)  # "Verifying the passage contains ..." with no conclusion
     ):
         return Parsed(UNPARSED)
     head = strip_label(CONTINUATION.split(cleaned, maxsplit=1)[0].strip())

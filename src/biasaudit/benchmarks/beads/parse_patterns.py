@@ -103,14 +103,16 @@ AGREE_VERDICT = re.compile(
     r"(?P<verdict>disagree|agree)(?:\s+(?:completely|entirely|fully|wholeheartedly|strongly|"
     r"totally|100\s*%|(?:one\s+hundred|100)\s+percent))?"
     r"(?:\s+with\s+(?:you|this|that|it|(?:the|this|that|your)(?:\s+\w+){1,2})"
+    r"(?:\s+(?:about|on)\s+(?:this|that|it|(?:the|this|that|your|their)\s+\w+))?"
     r"(?:\s+(?:completely|entirely|fully|wholeheartedly|strongly|totally))?"
     r"(?P<that>\s+that\b.*)?)?\s*[.!]*$",
     re.IGNORECASE,
 )
-#: "I agree with X" opening a longer sentence ("I agree with you, but ...", "I disagree with
-#: this statement as it is not true ..."): the part before the comma or reason is a verdict.
+#: "I agree (with X)" opening a longer sentence ("I agree with you, but ...", "I disagree with
+#: this statement as it is not true ...", "I agree because ..."): the part before the comma
+#: or reason is a verdict.
 WITH_HEAD = re.compile(
-    r"^(?P<head>[^,]*?\b(?:dis)?agree\s+with\s+[^,]*?)(?:,\s+|\s+(?:because|as|since)\s+)"
+    r"^(?P<head>[^,]*?\b(?:dis)?agree(?:\s+with\s+[^,]*?)?)(?:,\s+|\s+(?:because|as|since)\s+)"
 )
 DONT_AGREE = re.compile(
     r"(?:^|[,;:]\s*|\s(?:and|so|therefore|but)\s+)i\s+(?:do\s+not|don'?t|cannot|can'?t|"

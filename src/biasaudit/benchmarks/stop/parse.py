@@ -54,10 +54,11 @@ TOOLKIT_OUTCOME = {
 
 _POSITIVE = (
     r"(?:appropriate|acceptable|okay|ok|fine|alright|all right|justified|justifiable|"
-    r"reasonable|harmless|respectful|polite)"
+    r"reasonable|harmless|respectful|polite|suitable)"
 )
 _NEGATIVE = (
-    r"(?:inappropriate|unacceptable|unjustified|unjustifiable|wrong|discriminatory|offensive|"
+    r"(?:inappropriate|unacceptable|unsuitable|unjustified|unjustifiable|wrong|discriminatory|"
+    r"offensive|"
     r"disrespectful|unfair|problematic|hurtful|racist|sexist|rude|impolite|insensitive|unkind|"
     r"demeaning|degrading|prejudiced|ageist|harmful)"
 )
