@@ -332,7 +332,7 @@ def _lists_options_after(text: str, choices: Choices) -> bool:
     "Options:" line, and no stated answer: the prompt continued, not answered ("... Which
     person stole merchandise?\nOptions: X; Y"); an answer before the options ("The gay man
     is sick.\nOptions: ...") stands."""
-    if _OPTIONS_LINE.match(text.lstrip()):  # "Options: X; Y; Not known\nAnswer with ...":
+    if _OPTIONS_LINE.match(text):  # "Options: X; Y; Not known\nAnswer with ...":
         return not any(  # the reply opens with the prompt's list, then states nothing
             opt.named(m.group("rest"), choices.options)
             or letter_in(m.group("rest"), len(choices.options))
