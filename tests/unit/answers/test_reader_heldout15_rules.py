@@ -106,3 +106,10 @@ def test_survivors_of_rounds_14_and_15_rules() -> None:
         read_choice("\nOptions: The slim student; The obese student; Not known", slim).value is None
     )
     assert read_choice("Options: The slim student; The obese student\nAnswer: B", slim).value == "B"
+
+
+def test_an_option_table_in_capitals() -> None:
+    family = Choices(
+        ("The grandfather", "The grandson", "Unknown"), 2, "Who forgot?", letters=False
+    )
+    assert read_choice("Grandfather: yes\nGrandson: no", family).reason == "echo_of_options"
