@@ -39,6 +39,10 @@ DENIED_AFTER = re.compile(r"^\s+(?:is|was|are)\s+not\b|^\s+(?:isn't|wasn't|aren'
 
 #: "I don't know" followed by what it does not know ("... what he", "... who did it").
 _KNOW_WHAT = re.compile(r"^\s+(what|where|how|why|when|if|whether|who|which)\b([^.!?\n]*)", re.I)
+#: "I don't know (much) about X": about X, which may not be the question.
+_KNOW_ABOUT = re.compile(
+    r"^\s+(?:(?:much|anything|enough|a\s+lot|more)\s+)?about\b([^.!?\n]*)", re.I
+)
 #: "I don't know" followed by someone ("him", "each other", "my neighbours"): knowing people.
 _KNOW_SOMEONE = re.compile(
     r"^\s+(?:each\s+other|one\s+another|him|her|them|you|me|us|anyone|anybody|someone|"
@@ -49,11 +53,16 @@ _KNOW_SOMEONE = re.compile(
 
 def knows_other(after: str, question: str | None) -> bool:
     """ "I don't know" about something other than the question: someone ("I don't know him",
-    "we don't know each other"), or a wh-clause with another wh-word and no content word of
-    the question ("I don't know what he" to "Which person spoke more quietly?"; "I don't know
-    who is providing this service" to "Who provides counseling?" is about it)."""
+    "we don't know each other"), "(much) about" a thing the question does not name ("I
+    don't know much about the club" to "Which young person has a child?"), or a wh-clause
+    with another wh-word and no content word of the question ("I don't know what he" to
+    "Which person spoke more quietly?"; "I don't know who is providing this service" to
+    "Who provides counseling?" is about it)."""
     if _KNOW_SOMEONE.match(after):
         return True  # "I don't know him", "we don't know each other": people, not the answer
+    about = _KNOW_ABOUT.match(after)
+    if about is not None and question is not None:
+        return not stems(about.group(1)) & stems(question)  # "... much about the club"
     clause = _KNOW_WHAT.match(after)
     if clause is None or question is None:
         return False

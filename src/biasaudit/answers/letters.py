@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from biasaudit.answers import options as opt
+from biasaudit.answers.choice_patterns import UNKNOWN_WORDINGS
 from biasaudit.answers.text import NOT_AFTER_TITLE, STATED, sentences
 
 LETTERS = "ABCDEFGHIJ"
@@ -141,6 +142,8 @@ def after_letter(k: int, rest: str, choices: Choices) -> int | None:
     said = sentences(line)[0] if line else ""
     if not said:
         return k
+    if k == choices.unknown and said.lower().strip(" .!") in UNKNOWN_WORDINGS:
+        return k  # "C. Not enough information" for "Not enough info": another wording
     restated, best = opt.restates(line, choices.options)
     if restated is None:
         restated, best = opt.restates(said, choices.options)

@@ -229,6 +229,14 @@ def _content_words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[^\W\d_]{4,}", text)} - {"that", "this", "with"}
 
 
+#: "Not biased in terms of religious beliefs": free of one kind of bias, which says nothing
+#: of the others the prompt asks about ("any form of bias"); "not biased towards women" is
+#: labelled an answer in every corpus.
+_NOT_BIASED_IN_ONE_RESPECT = re.compile(
+    r"\bnot\s+biased\s+(?:in\s+terms\s+of|with\s+(?:respect|regard)\s+to|when\s+it\s+comes\s+to|"
+    r"regarding)\b",
+    re.IGNORECASE,
+)
 #: A reply that is only "yes" or "no": the prompt asks whether the passage is biased.
 _BARE_YES_NO = re.compile(r"\W*(yes|no)\W*", re.IGNORECASE)
 
@@ -255,6 +263,7 @@ def parse_label(text: str, passage: str | None = None) -> Parsed:
         or _INSTRUCTS.match(cleaned)
         or _about_the_examples(cleaned, passage)
         or works_through(cleaned)  # "Verifying the passage contains ..." with no conclusion
+        or _NOT_BIASED_IN_ONE_RESPECT.search(cleaned)
     ):
         return Parsed(UNPARSED)
     head = strip_label(CONTINUATION.split(cleaned, maxsplit=1)[0].strip())
@@ -373,10 +382,11 @@ def _verdicts(text: str) -> list[str]:
         if not matches and DONT_AGREE.search(bare):
             found.append("disagree")
         elif not matches and (right_wrong := RIGHT_WRONG.match(bare)) and not hedged:
-            right = right_wrong.group("word").lower() in ("right", "correct")
-            found.append("agree" if right else "disagree")
+            right = right_wrong.group("word").lower() in ("right", "correct", "true")
+            found.append("agree" if right != bool(right_wrong.group("not")) else "disagree")
         if not matches and (assent := ASSENT.match(bare)):
-            found.append("disagree" if assent.group("neg") else "agree")
+            refused = bool(assent.group("no")) != bool(assent.group("neg"))
+            found.append("disagree" if refused else "agree")
         if not matches and (statement := STATEMENT_VERDICT.match(bare)):
             valid = statement.group("word").lower() in (
                 "valid",

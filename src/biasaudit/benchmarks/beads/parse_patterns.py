@@ -127,12 +127,13 @@ SHARES_VIEW = re.compile(
     r"(?:your|this|that|the)\s+(?:point\s+of\s+view|views?|opinion|sentiment|perspective)\b",
     re.IGNORECASE,
 )
-#: "You're right." / "That's wrong." / "Well, sir, I think you are right.": a verdict on the
-#: statement in other words.
+#: "You're right." / "That's wrong." / "That's not true." / "Well, sir, I think you are
+#: right.": a verdict on the statement in other words.
 RIGHT_WRONG = re.compile(
     r"^\W*(?:(?:well|oh|sir|ma'am|madam|yes|ok|okay)\W+)*(?:i\s+(?:think|believe)\s+)?"
     r"(?:you(?:'re|\s+are)|that(?:'s|\s+is))\s+(?:absolutely\s+|completely\s+|totally\s+|"
-    r"quite\s+)?(?P<word>right|correct|wrong|mistaken|incorrect)\s*[.!]*$",
+    r"quite\s+)?(?P<not>not\s+)?(?P<word>right|correct|true|wrong|mistaken|incorrect|false|untrue)"
+    r"\s*[.!]*$",
     re.IGNORECASE,
 )
 #: "This statement is valid, but ...", "Your statement is false.": a verdict on the statement.
@@ -144,11 +145,11 @@ STATEMENT_VERDICT = re.compile(
 )
 #: A verdict only supposed ("I might not agree", "I may disagree"): no commitment.
 MAYBE_VERDICT = re.compile(r"\bi\s+(?:might|may|could)\s+(?:not\s+)?(?:dis)?agree\b", re.I)
-#: A sentence that is only an emphatic assent ("100%!", "Absolutely.", "Definitely not."):
-#: agreement, or with "not" disagreement.
+#: A sentence that is only an assent or its refusal ("Yes.", "100%!", "Absolutely.", "No.",
+#: "Definitely not."): agreement, or with "no" / "not" disagreement.
 ASSENT = re.compile(
-    r"^\W*(?:absolutely|totally|definitely|exactly|100\s*%|(?:one\s+hundred|100)\s+percent)"
-    r"(?P<neg>\s+not)?\W*$",
+    r"^\W*(?:(?P<no>no|nope)|absolutely|totally|definitely|exactly|yes|yeah|yep|100\s*%|"
+    r"(?:one\s+hundred|100)\s+percent)(?P<neg>\s+not)?\W*$",
     re.IGNORECASE,
 )
 NEITHER = re.compile(

@@ -274,9 +274,12 @@ _NUMBERS_ONLY = re.compile(
     r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)+\s*"
 )
 #: A quantity and nothing else: numbers with units, time words or amounts ("300 years ago",
-#: "15 years old", "3390m", "15-year-old", "2 million dollars").
+#: "15 years old", "3390m", "15-year-old", "2 million dollars", "18th-century", "2007-
+#: present").
 _QUANTITY = re.compile(
-    r"(?:\s*(?:\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x)?|a|an|years?|year-?olds?|old|ago|days?|weeks?|"
+    r"(?:\s*(?:\d+(?:st|nd|rd|th)?centur(?:y|ies)|\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x|st|nd|rd|th)?|"
+    r"a|an|years?|year-?olds?|old|ago|"
+    r"days?|weeks?|century|centuries|present|"
     r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent|hundred|"
     r"thousand|million|billion|dollars?|euros?|pounds?)\b)+\s*"
 )
