@@ -90,7 +90,7 @@ def _about_question(rest: str, choices: Choices) -> bool:
     White student did"), says it is the answer, or there is no question to match."""
     if choices.question is None or not rest or ANSWER_LIKE.search(rest) or PICKED.search(rest):
         return True
-    said = stems(_RATHER_THAN.split(rest, maxsplit=1)[0])  # "takes cash rather than benefits"
+    said = stems(_RATHER_THAN.split(rest)[0])  # "takes cash rather than benefits"
     return not said or bool(said & stems(choices.question))
 
 
