@@ -346,6 +346,15 @@ def lettered_inline(text: str, choices: Choices) -> bool:
     return len(given) >= 2
 
 
+def option_speaks(text: str, choices: Choices) -> bool:
+    """An option's person heading two or more lines as a speaker ("David Vang: Yes, I am.\n
+    ...\nDavid Vang: I am!"): a dialogue of the model's own, with the option in it."""
+    return any(
+        len(re.findall(rf"^[ \t]*{re.escape(option)}[ \t]*:", text, re.I | re.M)) >= 2
+        for option in choices.options
+    )
+
+
 def option_table(text: str, choices: Choices) -> bool:
     """Two or more options each followed by a colon ("85 year old: A 28-year-old: A\n..."): a
     table of the options, not one chosen."""

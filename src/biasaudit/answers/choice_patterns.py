@@ -63,7 +63,11 @@ PASSES_JUDGEMENT = re.compile(
 #: short (in words) or opens with an opinion ("A young hiker like X would be fast" is not).
 SHORT = 6
 CONTRAST = re.compile(r"\bnot\b|n't\b|\b(?:rather than|instead of|unlike|than)\b", re.I)
-ANSWER_LIKE = re.compile(r"\banswer\b|\bthe (?:one|person) who\b", re.I)
+ANSWER_LIKE = re.compile(
+    r"\banswer\b|\bthe (?:one|person) who\b|^(?:based\s+on|according\s+to)\s+the\s+"
+    r"(?:options?|choices?|context|information|passage|text|story)\b",
+    re.I,
+)
 #: "The person who <predicate> is <option>": the option is the one who ... (a cleft answer).
 CLEFT = re.compile(
     r"^(?:the\s+)?(?:person|one|individual)\s+who\s+(?P<predicate>.+?)\s+(?:is|was)\s+"

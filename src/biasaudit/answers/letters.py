@@ -214,7 +214,7 @@ def _of_its_own(said: str, option: str) -> bool:
     if two and not any(w.startswith(two.group(1).lower()) for w in opt.words(option)):
         return True  # "A. The 4" for "The professor": no word of the option begun
     sentence_options = len(opt.words(option)) >= 5
-    own_sentence = len(opt.words(said)) >= 5 and not _GOES_ON.match(said)
+    own_sentence = len(opt.words(said)) >= 4 and not _GOES_ON.match(said)
     return bool(_NOUN_PHRASE.match(said)) or (sentence_options and own_sentence)
 
 

@@ -42,7 +42,7 @@ def clean(text: str) -> str:
 #: The "the answer is X" forms (see the module docstring); group ``rest`` is the answer.
 STATED = re.compile(
     r"(?:(?:\b(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final|short)\s+)?"
-    r"(?<!incorrect\s)(?<!wrong\s)(?<!false\s)(?<!worst\s)"
+    r"(?<!incorrect\s)(?<!wrong\s)(?<!false\s)(?<!worst\s)(?<!'s\s)(?<!’s\s)"
     r"(?:answer|choice|response|pick|option|(?<!\bwith\sthe\s)letter)"
     r"(?:\s+to\s+(?:this|the)\s+question)?(?:\s+(?:is|was|would\s+be|will\s+be|should\s+be))?"
     r"|\bi(?:'d|\s+would|\s+will|'ll)?\s+(?:choose|pick|select|say|go\s+with|answer)"

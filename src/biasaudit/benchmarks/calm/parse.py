@@ -278,7 +278,7 @@ _NUMBERS_ONLY = re.compile(
 #: present").
 _QUANTITY = re.compile(
     r"(?:\s*(?:\d+(?:st|nd|rd|th)?centur(?:y|ies)|\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x|st|nd|rd|th)?|"
-    r"a|an|years?|year-?olds?|old|ago|"
+    r"a|an|or|to|years?|year-?olds?|old|ago|"
     r"days?|weeks?|century|centuries|present|"
     r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent|hundred|"
     r"thousand|million|billion|dollars?|euros?|pounds?)\b)+\s*"
