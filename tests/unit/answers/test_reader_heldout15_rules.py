@@ -72,7 +72,7 @@ def test_a_yes_to_an_answer_of_the_user_is_no_answer() -> None:
     assert (
         read_yes_no("I'm glad you agree with me. Yes, and your answer is thorough.").value is None
     )
-    assert read_yes_no("Yes, your answer was right.").value is None
+    assert read_yes_no("Yes, your answer was right.").reason == "no_answer"
     assert read_yes_no("Yes, the hypothesis is true.").value == "yes"
 
 
