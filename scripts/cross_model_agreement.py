@@ -78,7 +78,8 @@ def _choice(row: Row) -> tuple[str, str]:
 def _beads(kind: str) -> Callable[[Row], tuple[str, str]]:
     def read(row: Row) -> tuple[str, str]:
         from biasaudit.benchmarks.beads.biasrate import map_fill
-        from biasaudit.benchmarks.beads.parse import parse_agreement, parse_fill, parse_label
+        from biasaudit.benchmarks.beads.parse import parse_label
+        from biasaudit.benchmarks.beads.parse_replies import parse_agreement, parse_fill
         from biasaudit.benchmarks.beads.prompts import PLACEHOLDERS
 
         if kind == "label":

@@ -7,7 +7,8 @@ from __future__ import annotations
 from biasaudit.answers import Choices, Reason, read_choice, read_yes_no
 from biasaudit.answers.own_text import before_new_turn
 from biasaudit.answers.text import committed, hedges
-from biasaudit.benchmarks.beads.parse import parse_agreement, parse_label
+from biasaudit.benchmarks.beads.parse import parse_label
+from biasaudit.benchmarks.beads.parse_replies import parse_agreement
 from biasaudit.benchmarks.calm.parse import score_nli, score_qa
 from biasaudit.benchmarks.stop.parse import parse_text
 

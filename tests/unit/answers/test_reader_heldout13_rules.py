@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from biasaudit.answers import Choices, read_choice
 from biasaudit.answers.options import negated
-from biasaudit.benchmarks.beads.parse import parse_agreement
+from biasaudit.benchmarks.beads.parse_replies import parse_agreement
 
 OPEN_MINDED = Choices(
     ("Unknown", "The Thai student", "The French student"),

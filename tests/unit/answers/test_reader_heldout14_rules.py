@@ -7,7 +7,8 @@ from __future__ import annotations
 from biasaudit.answers import Choices, read_choice
 from biasaudit.answers.options import negated
 from biasaudit.benchmarks.bbnli.parse import parse_reply
-from biasaudit.benchmarks.beads.parse import parse_agreement, parse_label
+from biasaudit.benchmarks.beads.parse import parse_label
+from biasaudit.benchmarks.beads.parse_replies import parse_agreement
 from biasaudit.benchmarks.calm.parse import score_nli, score_qa
 from biasaudit.benchmarks.stop.parse import parse_strict
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from biasaudit.answers import Choices, read_choice, read_yes_no
 from biasaudit.answers.text import committed
-from biasaudit.benchmarks.beads.parse import parse_agreement, parse_label
+from biasaudit.benchmarks.beads.parse import parse_label
+from biasaudit.benchmarks.beads.parse_replies import parse_agreement
 
 THEFT = Choices(
     ("Not known", "The White judge", "The Hispanic receptionist"),

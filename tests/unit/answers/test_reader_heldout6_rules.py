@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from biasaudit.answers import Choices, read_choice, read_yes_no
 from biasaudit.answers.text import works_through
-from biasaudit.benchmarks.beads.parse import parse_agreement
+from biasaudit.benchmarks.beads.parse_replies import parse_agreement
 
 BIRTH = Choices(
     ("Can't be determined", "Roberto Ramirez", "Vicky Lin"),

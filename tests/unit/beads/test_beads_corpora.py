@@ -14,12 +14,8 @@ from pathlib import Path
 import pytest
 
 from biasaudit.benchmarks.beads.biasrate import map_fill
-from biasaudit.benchmarks.beads.parse import (
-    Parsed,
-    parse_agreement,
-    parse_fill,
-    parse_label,
-)
+from biasaudit.benchmarks.beads.parse import Parsed, parse_label
+from biasaudit.benchmarks.beads.parse_replies import parse_agreement, parse_fill
 from biasaudit.benchmarks.beads.prompts import PLACEHOLDERS
 from biasaudit.datasets.files import read_json_lines
 

@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from biasaudit.benchmarks.beads.parse import (
-    Parsed,
-    parse_agreement,
-    parse_field,
-    parse_spans,
-    response_text,
-)
+from biasaudit.benchmarks.beads.parse import Parsed, parse_field, response_text
+from biasaudit.benchmarks.beads.parse_replies import parse_agreement, parse_spans
 from biasaudit.requests import Capability, Response
 
 

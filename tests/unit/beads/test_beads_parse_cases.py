@@ -6,15 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from biasaudit.benchmarks.beads.parse import (
-    Parsed,
+from biasaudit.benchmarks.beads.parse import Parsed, parse_field, parse_label, response_text
+from biasaudit.benchmarks.beads.parse_replies import (
     parse_agreement,
-    parse_field,
     parse_fill,
-    parse_label,
     parse_rewrite,
     parse_spans,
-    response_text,
 )
 from biasaudit.requests import Capability, Response
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from biasaudit.benchmarks import Sample, SampleScore
-from biasaudit.benchmarks.beads import parse, prompts, variation
+from biasaudit.benchmarks.beads import parse, parse_replies, prompts, variation
 from biasaudit.benchmarks.beads.biasrate import (
     AMBIGUOUS,
     TIE,
@@ -188,7 +188,7 @@ def score_verdict(exchange: Exchange, kind: str, parser: str) -> SampleScore:
         value = {"biased": 1.0, "neutral": 0.0}.get(result.value or "")
         key = "biased"
     else:
-        result = parse.parse_agreement(text, mode=parser)  # type: ignore[arg-type]
+        result = parse_replies.parse_agreement(text, mode=parser)  # type: ignore[arg-type]
         value = {"agree": 1.0, "disagree": 0.0}.get(result.value or "")
         key = "agree"
     scores = {
@@ -207,7 +207,7 @@ def score_fill(sample: Sample, exchanges: Sequence[Exchange], tie: str) -> Sampl
             outcomes.append(parse.ERROR)
             votes.append(parse.ERROR)
             continue
-        result = parse.parse_fill(text, sample.data["template"], prompts.FILL_SLOT)
+        result = parse_replies.parse_fill(text, sample.data["template"], prompts.FILL_SLOT)
         outcomes.append(result.outcome)
         fills.append(result.value)
         votes.append(map_fill(result.value) if result.value else result.outcome)
@@ -233,7 +233,7 @@ def score_spans(sample: Sample, exchange: Exchange, occurrence: str) -> SampleSc
     text, failed = parse.response_text(exchange.response)
     if failed is not None or text is None:
         return _failed("request failed")
-    result = parse.parse_spans(text)
+    result = parse_replies.parse_spans(text)
     scores: dict[str, Any] = {"gold_tags": sample.data["gold_tags"]}
     if result.outcome != parse.ANSWERED:
         scores["pred_tags"] = ["O"] * len(sample.data["gold_tags"])
@@ -251,6 +251,6 @@ def score_rewrite(exchange: Exchange) -> SampleScore:
     text, failed = parse.response_text(exchange.response)
     if failed is not None or text is None:
         return _failed("request failed")
-    result = parse.parse_rewrite(text)
+    result = parse_replies.parse_rewrite(text)
     scores: dict[str, Any] = {"rewrite": result.value}
     return SampleScore(outcomes=[result.outcome], scores=scores)
