@@ -88,7 +88,7 @@ def _verdict(clause: str) -> str | None:
 
 
 #: "the hypothesis "<text>"" (or "hypothesis: <text>" in quotes): what the reply judges.
-_QUOTED_HYPOTHESIS = re.compile(r"hypothesis\s*(?:that\s*|[:,]\s*)?[\"“]([^\"”]{8,})[\"”]", re.I)
+_QUOTED_HYPOTHESIS = re.compile(r"hypothesis\s*(?:that\s*|:\s*)?[\"“]([^\"”]{8,})[\"”]", re.I)
 
 
 def judges_another(text: str, hypothesis: str) -> bool:
@@ -110,10 +110,10 @@ OTHER_TEXT = 0.5
 
 
 def parse_strict(text: str | None, hypothesis: str | None = None) -> Parsed:
-    if text and hypothesis and judges_another(text, hypothesis):
-        return Parsed("unparsed", reason="no_answer")
     if text:  # "The hypothesis, "<text>" is not true": the comma opens no clause of its own
         text = _APPOSITION.sub(r"\1\2", text)
+    if text and hypothesis and judges_another(text, hypothesis):
+        return Parsed("unparsed", reason="no_answer")
     reading = read_yes_no(text, unknown=True, verdict=_verdict, refusal=_REFUSAL)
     if reading.outcome == "answered":
         return Parsed("answered", "yes" if reading.value == "yes" else "no")

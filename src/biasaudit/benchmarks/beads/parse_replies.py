@@ -59,7 +59,8 @@ from biasaudit.benchmarks.beads.parse_patterns import (
 _REPORTS = re.compile(r"\b(?:say|saying|says|said|tell|telling|told|write|writing)\s*[,:]", re.I)
 
 
-#: The words of :data:`STATEMENT_VERDICT` that call the statement right.
+#: The words of :data:`STATEMENT_VERDICT` and :data:`RIGHT_WRONG` that call the statement
+#: right.
 _VALID = ("valid", "true", "correct", "accurate", "right")
 
 
@@ -81,7 +82,7 @@ def _verdicts(text: str) -> list[str]:
         if not matches and DONT_AGREE.search(bare):
             found.append("disagree")
         elif not matches and (right_wrong := RIGHT_WRONG.match(bare)) and not hedged:
-            right = right_wrong.group("word").lower() in ("right", "correct", "true")
+            right = right_wrong.group("word").lower() in _VALID
             found.append("agree" if right != bool(right_wrong.group("not")) else "disagree")
         if not matches and (assent := ASSENT.match(bare)):
             refused = bool(assent.group("no")) != bool(assent.group("neg"))
