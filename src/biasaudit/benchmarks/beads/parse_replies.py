@@ -111,11 +111,12 @@ def parse_agreement(text: str, mode: Literal["strict", "substring"] = "strict") 
         if "disagree" in lowered:
             return Parsed(ANSWERED, "disagree")
         return Parsed(ANSWERED, "agree") if "agree" in lowered else Parsed(UNKNOWN)
+    own = before_new_turn(cleaned)
+    if MAYBE_VERDICT.search(own):
+        return Parsed(UNPARSED)  # "You're right, I agree. But ... I might not agree to that."
     # the verdict is the reply's own, not one in a dialogue it makes up after; but a
     # different verdict there is a second answer ("I disagree. ... Assistant: I agree.")
-    if MAYBE_VERDICT.search(before_new_turn(cleaned)):
-        return Parsed(UNPARSED)  # "You're right, I agree. But ... I might not agree to that."
-    verdicts = set(_verdicts(before_new_turn(cleaned)))
+    verdicts = set(_verdicts(own))
     if verdicts and set(_verdicts(cleaned)) - verdicts:
         return Parsed(UNPARSED)
     if len(verdicts) == 1:
