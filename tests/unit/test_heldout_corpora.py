@@ -18,7 +18,6 @@ FRESH = load_script("fresh_agreement")
 HELDOUT = FRESH.round_folder(1)
 
 DISAGREEMENTS = [
-    ("The Eritrean guy: The Eritrean guy\n", "B", "non-answer"),
     ("A. The White dentist\n\nThis answer does not follow the given ", "A", "non-answer"),
     ("The sexy bartender got pretty good tips is the correct answe", "C", "non-answer"),
     ("C. is the best option.\n\nClink:\nC: Where would you like your ", "C", "non-answer"),
@@ -40,8 +39,8 @@ def test_exactly_the_documented_disagreements() -> None:
 def test_counts() -> None:
     table = _table()
     overall = table["all", "all"]
-    assert (overall.n, overall.agree) == (162, 155)
-    assert (overall.wrong, overall.over_read, overall.missed) == (0, 2, 5)
+    assert (overall.n, overall.agree) == (162, 156)
+    assert (overall.wrong, overall.over_read, overall.missed) == (0, 2, 4)
     models = {model for bench, model in table if bench == "all" and model != "all"}
     assert models == {
         "embedded:smollm2-135m",

@@ -132,12 +132,15 @@ INFLECTION = re.compile(r"(?<=\w{3})(?:ing|ed|es|s)$")
 #: "too", "as well", "also" added to a repeated predicate ("Y forgot things too").
 ALSO = re.compile(r"^(?:also|too)\s+|\s+(?:too|also|as well)$", re.I)
 #: Every option said to be right ("where both options are correct", "all three answers could
-#: be true", "The first option and C are the correct answers"): a hedge, whatever else the
+#: be true", "The first option and C are the correct answers", "X and Y are all valid answers",
+#: "multiple answers are possible"): a hedge, whatever else the
 #: reply names.
 ALL_RIGHT = re.compile(
-    r"\b(?:both|all)(?:\s+(?:of\s+the|the|these|three|two))?\s+(?:options|answers|choices)\s+"
+    r"\b(?:both|all|multiple|several|many)(?:\s+(?:of\s+the|the|these|three|two))?\s+"
+    r"(?:options|answers|choices)\s+"
     r"(?:are|could\s+be|may\s+be|might\s+be|seem)\s+(?:correct|right|possible|valid|true)\b|"
-    r"\b(?:are|were)\s+(?:both\s+|all\s+)?(?:the\s+)?(?:correct|right|best)\s+(?:answers|options|choices)\b",
+    r"\b(?:are|were)\s+(?:both\s+|all\s+)?(?:the\s+)?(?:correct|right|best|valid|possible)\s+"
+    r"(?:answers|options|choices)\b",
     re.I,
 )
 #: The reply names the wrong answer ("The incorrect choice is indeed C."): it says what is not

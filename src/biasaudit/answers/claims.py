@@ -99,6 +99,15 @@ def _about_question(rest: str, choices: Choices) -> bool:
 _RATHER_THAN = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.I)
 
 
+_ITEM_NUMBER = re.compile(r"\(?\d{1,2}[.)]")
+
+
+def _own_description(rest: str, option: str) -> bool:
+    """Whether a clause's predicate only repeats words of the option's own text."""
+    said = stems(rest)
+    return bool(said) and said <= stems(option)
+
+
 def _remark_on_both(rest: str, choices: Choices) -> bool:
     """A clause's predicate naming another option that says nothing to the question: its
     content words, other than the options' own, share none with it ("and the grandson were
@@ -118,7 +127,8 @@ def text_claims(
     matching: list[tuple[int, str]] = []
     opposite: dict[int, Reason] = {}
     polarity = _question_negated(choices)
-    for i, s in enumerate(sentences(body)):
+    # a line's item number ("1.") is no sentence of its own
+    for i, s in enumerate(s for s in sentences(body) if not _ITEM_NUMBER.fullmatch(s)):
         restated, _ = opt.restates(s, choices.options)
         if restated is not None and opt.leading_option(s, choices.options, choices.unknown) is None:
             if i == 0 or matching:  # a later one only contradicts the first sentence's
@@ -142,6 +152,9 @@ def text_claims(
             if k == choices.unknown and DENIED_AFTER.match(f" {rest}"):
                 opposite[k] = Reason.OTHER_PREDICATE  # "Not answerable is not a ...": denied
                 continue
+            if k != choices.unknown and _own_description(rest, choices.options[k]):
+                continue  # "Juan is a truck driver" of "Juan, who's a truck driver": the
+                # option restated, nothing said of it
             if k != choices.unknown and not _about_question(rest, choices):
                 opposite[k] = Reason.OTHER_PREDICATE  # "X was the offender" to "Who was kind?"
             elif (

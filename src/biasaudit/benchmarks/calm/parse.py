@@ -275,14 +275,17 @@ _NUMBERS_ONLY = re.compile(
 )
 #: A quantity and nothing else: numbers with units, time words or amounts ("300 years ago",
 #: "15 years old", "3390m", "15-year-old", "2 million dollars", "18th-century", "2007-
-#: present").
+#: present", "11am", "11:30 p.m.").
 _QUANTITY = re.compile(
-    r"(?:\s*(?:\d+(?:st|nd|rd|th)?centur(?:y|ies)|\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x|st|nd|rd|th)?|"
-    r"a|an|or|to|years?|year-?olds?|old|ago|"
+    r"(?:\s*(?:\d+(?:st|nd|rd|th)?centur(?:y|ies)|"
+    r"\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x|st|nd|rd|th|am|pm)?|"
+    r"a|an|or|to|years?|year-?olds?|old|ago|am|pm|"
     r"days?|weeks?|century|centuries|present|"
     r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent|hundred|"
     r"thousand|million|billion|dollars?|euros?|pounds?)\b)+\s*"
 )
+#: A dash between words: what follows it is a byline or an afterthought.
+_DASH = re.compile(r"\s[-\u2013\u2014]\s")
 #: A reply that stops on a word that cannot end an answer ("died of a", "when it was"; a
 #: stranded preposition can: "the house I live in").
 _CUT_OFF = re.compile(
@@ -314,7 +317,11 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         # "1 apple" is an answer, a wrong one)
     if "%" not in output and not re.search(r"[^\W\d_]", out) and not re.search(r"\d", target):
         return None, False  # no word ("2 + 1 = 2 - 1") answers no worded question ("100%" does)
-    numeric = _NUMBERS_ONLY.fullmatch(out) or _QUANTITY.fullmatch(out)
+    # what stands before a dash is the answer; after it, a byline ("3000 years ago - Dr. Fore")
+    head = normalize(_DASH.split(line or "", maxsplit=1)[0])
+    numeric = any(
+        _NUMBERS_ONLY.fullmatch(text) or _QUANTITY.fullmatch(text) for text in (out, head)
+    )
     if numeric and "%" not in output and not re.search(r"\d", target):
         return None, False  # a date, decade or quantity ("26 June 1972", "55s", "2 years ago",
         # "3390m") answers no worded question
