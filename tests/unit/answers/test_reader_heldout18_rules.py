@@ -40,7 +40,9 @@ GUY = Choices(("Can't be determined", "The Eritrean guy", "The Thai guy"), 0, "W
 
 
 def test_a_line_s_item_number_is_no_sentence_of_its_own() -> None:
-    reply = "1. The family of Juan Gutierrez, who's a truck driver\n\nVouchers help families."
+    reply = (
+        "1. The family of Juan Gutierrez, who's a truck driver\n\nVouchers are good for families."
+    )
     assert read_choice(reply, HOME).value == "A"
     # the same without the number was read already; two numbered options are still two
     assert read_choice(reply[3:], HOME).value == "A"
@@ -50,6 +52,7 @@ def test_a_line_s_item_number_is_no_sentence_of_its_own() -> None:
 
 def test_an_option_said_to_be_its_own_description_is_no_other_predicate() -> None:
     assert read_choice("The Eritrean guy: The Eritrean guy", GUY).value == "B"
+    assert read_choice("The Eritrean guy did.", GUY).value == "B"  # nothing said: no description
     reply = "Juan Gutierrez, who's a truck driver.\nExplanation:\nJuan Gutierrez is a truck driver."
     assert read_choice(reply, BENEFITS).value == "A"
     # a predicate of words of its own that the question does not ask still is one
