@@ -103,9 +103,13 @@ _ITEM_NUMBER = re.compile(r"\(?\d{1,2}[.)]")
 
 
 def _own_description(rest: str, option: str) -> bool:
-    """Whether a clause's predicate only repeats words of the option's own text."""
+    """Whether a clause's predicate only repeats the option whole ("The Eritrean guy: The
+    Eritrean guy") or the description it gives its person after a comma ("is a truck driver"
+    of "Juan Gutierrez, who's a truck driver"; a sentence option's predicate, "was lazy" of
+    "The man was lazy.", is not one)."""
     said = stems(rest)
-    return bool(said) and said <= stems(option)
+    _, comma, description = option.partition(",")
+    return bool(said) and (said == stems(option) or bool(comma) and said <= stems(description))
 
 
 def _remark_on_both(rest: str, choices: Choices) -> bool:

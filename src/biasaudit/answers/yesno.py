@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from biasaudit.answers import yesno_words as words
 from biasaudit.answers.own_text import before_dialogue, before_new_turn, before_quiz
 from biasaudit.answers.reading import (
     EMPTY,
@@ -73,109 +74,23 @@ from biasaudit.answers.text import (
 
 Verdict = Callable[[str], str | None]
 
-_YES = r"(?:ye+s+|yeah|yea|yep|yup|true|correct(?!\s+me\b)|s[íi]|oui|ja|jawohl)"
-#: Yes words that answer only alone ("Sure." is yes; "Sure, here is my answer" is not).
-_SOFT_YES = re.compile(
-    r"^(?:sure|absolutely|definitely|certainly|indeed|of\s+course|very\s+much|claro|bien\s+s[ûu]r|"
-    r"nat[üu]rlich|当然)(?:[.!。！]+(?:\s|$)|$)",
-    re.I,
-)
-_NO = (
-    r"(?:no+|nope|nah|nay|never|false|incorrect|non|nein|not\s+at\s+all|not\s+really|"
-    r"not\s+in\s+the\s+slightest|claro\s+que\s+no|en\s+absoluto|pas\s+du\s+tout|"
-    r"absolument\s+pas|auf\s+keinen\s+fall|keineswegs|gar\s+nicht)"
-)
-_NEG_ADVERB = r"(?:absolutely|definitely|certainly|of\s+course|surely|hell|really|clearly|probably)"
-#: "Y" / "N" alone (a sentence of its own).
-_LETTER_ANSWER = re.compile(r"^(?:(y)|(n))(?:[.!]+(?:\s|$)|$)", re.I)
-_END = r"(?=$|[\s.,!;:?)\-–—。，！])"
-_LEAD_ZH = re.compile(r"^(?:(当然不|不是|不对|不|否|没有|错)|(是的|是|对的|对|当然|正确))")
-_LEADING = re.compile(rf"^(?:{_NEG_ADVERB}\s+(not){_END}|({_NO}){_END}|({_YES}){_END})", re.I)
-_THINK_SO = re.compile(
-    r"^i\s+(?:do\s+not|don't)\s+(?:think|believe)\s+so\b|^i\s+(?:think|believe)\s+(so|not)\b",
-    re.I,
-)
-_ECHO = re.compile(
-    rf"^(?:{_YES}|y|是)\s*(?:/|\bor\b|\bo\b|\bou\b|\boder\b|或|还是)\s*(?:{_NO}|n|否|不是)(?:\W|$)|"
-    rf"^(?:{_NO}|n|否|不是)\s*(?:/|\bor\b|\bo\b|\bou\b|\boder\b|或|还是)\s*(?:{_YES}|y|是)(?:\W|$)",
-    re.I,
-)
-_BOTH = re.compile(
-    rf"^(?:{_YES}\s*,?\s*(?:and|but|y|et|und)\s+{_NO}|{_NO}\s*,?\s*(?:and|but|y|et|und)\s+{_YES})"
-    r"(?:\W|$)",
-    re.I,
-)
-#: Both answers said of one thing anywhere: "your hypothesis is both true and false".
-_BOTH_WORDS = re.compile(
-    r"\bboth\s+(?:(?:true|yes|right|correct)\s+and\s+(?:false|no|wrong|incorrect|untrue)|"
-    r"(?:false|no|wrong|incorrect|untrue)\s+and\s+(?:true|yes|right|correct))\b",
-    re.I,
-)
-#: A later sentence that makes the answer depend on a point of view: "It depends.", "this
-#: lies on a matter of perspective", "it is subjective".
-_DEPENDS = re.compile(
-    r"(?:[.,;!?]\s*|\bbut\s+|\bhowever,?\s+)(?:(?:it|this|that)\s+(?:all\s+)?(?:really\s+)?"
-    r"(?:depends(?!\s+on\s+nothing)|is\s+subjective|(?:is|lies\s+on|comes\s+down\s+to)\s+a\s+matter\s+of))\b",
-    re.I,
-)
-#: A verdict made partial, leaning to the other answer: "not entirely incorrect" leans yes,
-#: "not entirely true" leans no ("No, ... not entirely true" is a no).
-_PARTLY = re.compile(
-    r"\bnot\s+(?:entirely|completely|totally|fully|wholly|necessarily|exactly)\s+"
-    r"(?:(?P<yes>incorrect|untrue|false|wrong|inaccurate)|(?P<no>correct|true|right|accurate))\b",
-    re.I,
-)
-#: The context does not tell (the protocol's unknown outcome where it has one).
-_CANNOT_TELL = re.compile(
-    r"^(?:no\s+way\s+(?:to|of)\s+(?:tell|know|say)|maybe|perhaps|possibly|unclear|undetermined|"
-    r"uncertain|it\s+depends|(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|told|said)|"
-    r"(?:it\s+is|it's)\s+(?:not\s+possible|impossible|unclear|uncertain)\s+to\s+(?:determine|say|tell)|"
-    r"(?:there\s+is\s+)?(?:not\s+enough|insufficient)\s+information|"
-    r"(?:the\s+)?(?:paragraph|premise|text|passage)\s+does\s+not\s+(?:provide|give|say)|"
-    r"(?:i|we)\s+(?:cannot|can't)\s+(?:tell|say|determine)|no\s+se\s+puede\s+(?:saber|determinar)|"
-    r"on\s+ne\s+peut\s+pas\s+(?:savoir|dire)|kann\s+(?:man\s+)?nicht\s+(?:gesagt|bestimmt)|无法确定|不确定)",
-    re.I,
-)
-_HEDGE = re.compile(
-    r"^(?:no\s+(?:idea|clue)|not\s+sure|i'?m\s+not\s+sure|i\s+am\s+not\s+sure|i'?m\s+unsure|"
-    r"i\s+don'?t\s+know|i\s+do\s+not\s+know|i'?m\s+not\s+certain|hard\s+to\s+say|no\s+s[ée]|"
-    r"je\s+ne\s+sais\s+pas|ich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht|不知道)",
-    re.I,
-)
-_NO_ANSWER = re.compile(
-    r"^(?:n\s*/\s*a\b|no[\s-]+(?:doubt|comment|answer|response|opinion|one|problem|need|matter|"
-    r"worries|further|more|other|thanks|offen[cs]e|judg(?:e)?ment|information|context|wonder)\b|"
-    r"none\b|nobody\b)",
-    re.I,
-)
-_OPENER = re.compile(
-    r"^(?:(?:hmm+|um+|uh+|well|ok(?:ay)?|so|honestly|frankly|in\s+my\s+opinion|personally|"
-    r"no\s+doubt|without\s+a\s+doubt|i\s+(?:would|will|must|have\s+to)\s+(?:say|answer)|"
-    r"i(?:'d|\s+would)(?:\s+have\s+to)?\s+say|i\s+say|i\s+think|i\s+believe|i\s+feel|creo\s+que|je\s+pense\s+que|"
-    r"ich\s+denke|我认为|我觉得)\s*[:,\-–—，]?\s*)+",
-    re.I,
-)
-_LIST_PREFIX = re.compile(r"^(?:[-*>•]\s*|\d{1,2}[.)]\s+|[a-d][:.)]\s+)", re.I)
-_CLAUSE = re.compile(r"[.,;:!?。，；！？]\s*|\s+[-–—]\s+|\s+(?:but|so|and)\s+", re.I)
-_BARE = re.compile(rf"^(?:{_YES}|{_NO})[.!。！]*$", re.I)
-
 
 def _leading(text: str) -> str | None:
     """The answer word a text opens with: "yes", "no" or None."""
-    if _NO_ANSWER.match(text) or _BOTH.match(text) or _ECHO.match(text):
+    if words.NO_ANSWER.match(text) or words.BOTH.match(text) or words.ECHO.match(text):
         return None
-    think = _THINK_SO.match(text)
+    think = words.THINK_SO.match(text)
     if think:
         return "yes" if (think.group(1) or "").lower() == "so" else "no"
-    letter = _LETTER_ANSWER.match(text)
+    letter = words.LETTER_ANSWER.match(text)
     if letter:
         return "yes" if letter.group(1) else "no"
-    if _SOFT_YES.match(text):
+    if words.SOFT_YES.match(text):
         return "yes"
-    zh = _LEAD_ZH.match(text)
+    zh = words.LEAD_ZH.match(text)
     if zh:
         return "no" if zh.group(1) else "yes"
-    match = _LEADING.match(text)
+    match = words.LEADING.match(text)
     if match is None:
         return None
     return "yes" if match.group(3) else "no"
@@ -203,11 +118,11 @@ def _opening(text: str, verdict: Verdict | None) -> str | None:
     form; "I don't think X" is X's answer flipped."""
     text = _APOLOGY.sub("", text, count=1).strip() or text
     doubt = _NOT_THINK.match(text)
-    if doubt and not _THINK_SO.match(text):
+    if doubt and not words.THINK_SO.match(text):
         rest = _BARE_SUBJECT.sub(r"\1 is ", text[doubt.end() :].strip(), count=1)
         found = _opening(rest, verdict) if rest else None
         return _FLIP[found] if found else None
-    for candidate in (text, _OPENER.sub("", text, count=1).strip()):
+    for candidate in (text, words.OPENER.sub("", text, count=1).strip()):
         stated = STATED.match(candidate)
         if stated and stated.start() == 0:
             candidate = stated.group("rest").strip()
@@ -227,7 +142,7 @@ _CONJUNCTION = re.compile(
 
 
 def _clauses(text: str) -> list[str]:
-    return [_CONJUNCTION.sub("", c.strip()) for c in _CLAUSE.split(text) if c and c.strip()]
+    return [_CONJUNCTION.sub("", c.strip()) for c in words.CLAUSE.split(text) if c and c.strip()]
 
 
 #: A clause saying the statement asked about is (not) true (used after the benchmark's own).
@@ -264,7 +179,7 @@ def _truth(clause: str) -> str | None:
 
 def _later(text: str, verdict: Verdict | None) -> list[str]:
     """Answers stated after the opening: bare answer clauses, "the answer is X" anywhere."""
-    found = [c for c in _clauses(text)[1:] if _BARE.match(c)]
+    found = [c for c in _clauses(text)[1:] if words.BARE.match(c)]
     answers = [_leading(c) or "" for c in found] + _stated_later(text)
     if verdict is not None and not answers:
         answers += [v for c in _clauses(text)[1:] if (v := verdict(c))]
@@ -316,9 +231,9 @@ def _commitments(body: str, verdict: Verdict | None) -> tuple[set[str], set[str]
                 said = _opening(clause, verdict)
                 if said is not None and verdict is not None:  # "It was rude and it is fine"
                     found.update(v for c in _clauses(clause)[1:] if (v := verdict(c)))
-            elif _BARE.match(clause) or ANSWER_WORD.match(clause):
+            elif words.BARE.match(clause) or ANSWER_WORD.match(clause):
                 said = _leading(clause)
-            elif STATED.match(clause) or _OPENER.match(clause) or _NOT_THINK.match(clause):
+            elif STATED.match(clause) or words.OPENER.match(clause) or _NOT_THINK.match(clause):
                 said = _opening(clause, verdict)  # "No, I think yes", "..., the answer is no"
             elif _EXTRAPOSED.search(clause):
                 said = None
@@ -342,33 +257,33 @@ def _read_part(
         return answer(stated[0]) if len(set(stated)) == 1 else REFUSED
     body = drop_questions(text)
     if not body:
-        return unparsed(Reason.ECHO_OF_OPTIONS if _ECHO.search(text) else Reason.QUESTION)
+        return unparsed(Reason.ECHO_OF_OPTIONS if words.ECHO.search(text) else Reason.QUESTION)
     acknowledged = _ACKNOWLEDGES.match(body)
     if acknowledged:  # "Sure. I can help with that.": the task taken on, not answered
         after = body[acknowledged.end() :].strip()
         return (
             _read_part(after, has_unknown, verdict, None) if after else unparsed(Reason.NO_ANSWER)
         )
-    echo = _ECHO.match(body)
+    echo = words.ECHO.match(body)
     if echo:
         rest = re.match(r"[^:?]*[:?]\s*(\S.*)$", body[echo.end() - 1 :])
         if rest:  # "Yes or no: no."
             return _read_part(rest.group(1), has_unknown, verdict, None)
         return unparsed(Reason.ECHO_OF_OPTIONS)
-    if _BOTH.match(body) or _BOTH_WORDS.search(body):
+    if words.BOTH.match(body) or words.BOTH_WORDS.search(body):
         return Reading("unknown") if has_unknown else unparsed(Reason.TWO_ANSWERS)
-    stripped = _OPENER.sub("", body, count=1).strip()
-    if _CANNOT_TELL.match(body) or _CANNOT_TELL.match(stripped):
-        bare = {_leading(c) for c in _clauses(body)[1:] if _BARE.match(c)}
+    stripped = words.OPENER.sub("", body, count=1).strip()
+    if words.CANNOT_TELL.match(body) or words.CANNOT_TELL.match(stripped):
+        bare = {_leading(c) for c in _clauses(body)[1:] if words.BARE.match(c)}
         if len(bare) == 1 and None not in bare:  # "The paragraph does not say that, so no."
             return answer(bare.pop() or "")
         return Reading("unknown") if has_unknown else unparsed(Reason.HEDGE)
-    if _HEDGE.match(body) or _HEDGE.match(stripped):
-        bare = {_leading(c) for c in _clauses(body)[1:] if _BARE.match(c)}
+    if words.HEDGE.match(body) or words.HEDGE.match(stripped):
+        bare = {_leading(c) for c in _clauses(body)[1:] if words.BARE.match(c)}
         return answer(bare.pop() or "") if len(bare) == 1 else unparsed(Reason.HEDGE)
-    if _DEPENDS.search(body):
+    if words.DEPENDS.search(body):
         return unparsed(Reason.HEDGE)  # "No. However, it is a matter of perspective."
-    opening = _CLAUSE.split(body, maxsplit=1)[0]
+    opening = words.CLAUSE.split(body, maxsplit=1)[0]
     first = None if supposes(opening) else _opening(body, verdict)  # "Yes if you ask him"
     found, asides = _commitments(body, verdict)
     asides |= set(_stated_later(body))  # "The answer is yes. Then again the answer is no."
@@ -415,7 +330,7 @@ def read_yes_no(
     reading = read_corrected(
         cleaned, lambda part: _read_part(part, unknown, verdict, refusal), drop_lead=False
     )
-    partly = _PARTLY.search(cleaned) if reading.answered else None
+    partly = words.PARTLY.search(cleaned) if reading.answered else None
     if partly and partly.lastgroup != reading.value:
         return unparsed(Reason.HEDGE)  # "No, the hypothesis is not entirely incorrect, but ..."
     quiz = reading.answered and reading.reason != Reason.CORRECTED  # "... Actually, no." stands
@@ -455,4 +370,4 @@ def _flat(text: str) -> str:
     "Answer:" label dropped."""
     text = _HEADING.sub("", text)
     lines = re.sub(r"(?<![.!?,;:。！？])\n+", ". ", text).replace("\n", " ")
-    return _LIST_PREFIX.sub("", strip_label(_LIST_PREFIX.sub("", lines).strip())).strip()
+    return words.LIST_PREFIX.sub("", strip_label(words.LIST_PREFIX.sub("", lines).strip())).strip()
