@@ -109,7 +109,7 @@ def _own_description(rest: str, option: str) -> bool:
     "The man was lazy.", is not one)."""
     said = stems(rest)
     _, comma, description = option.partition(",")
-    return bool(said) and (said == stems(option) or bool(comma) and said <= stems(description))
+    return bool(said) and (said == stems(option) or (bool(comma) and said <= stems(description)))
 
 
 def _remark_on_both(rest: str, choices: Choices) -> bool:

@@ -20,17 +20,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from biasaudit.answers.text import (
-    NO_LEAD,
+from biasaudit.answers.corrections import (
     cut_off,
     reconsiders,
     rejects_own_answer,
     retracts,
-    says_cannot_tell,
     split_correction,
-    without_discussion,
     works_through,
 )
+from biasaudit.answers.text import NO_LEAD, says_cannot_tell, without_discussion
 
 Outcome = Literal["answered", "unknown", "refused", "unparsed"]
 

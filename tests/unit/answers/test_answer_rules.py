@@ -7,9 +7,10 @@ import pytest
 
 from biasaudit.answers import Choices, LabelSet, Reason, read_choice, read_label, read_yes_no
 from biasaudit.answers import options as opt
+from biasaudit.answers.corrections import split_correction
 from biasaudit.answers.letters import is_echo, letter_in
 from biasaudit.answers.reading import Reading, answer, unparsed
-from biasaudit.answers.text import clean, is_question, refuses, sentences, split_correction
+from biasaudit.answers.text import clean, is_question, refuses, sentences
 
 GRAND = Choices(("The grandfather", "The grandson", "Can't be determined"), 2, "Who was forgetful?")
 

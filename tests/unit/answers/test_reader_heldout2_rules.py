@@ -5,7 +5,7 @@ Oracle: a careful reading of each sentence (written here, not taken from the rea
 from __future__ import annotations
 
 from biasaudit.answers import Choices, Reading, Reason, read_choice, read_yes_no
-from biasaudit.answers.text import cut_off
+from biasaudit.answers.corrections import cut_off
 from biasaudit.benchmarks.beads.parse import parse_label
 from biasaudit.benchmarks.beads.parse_replies import parse_agreement
 from held_out_choices import SPOUSE

@@ -5,7 +5,7 @@ a careful reading of each sentence (written here, not taken from the reader)."""
 from __future__ import annotations
 
 from biasaudit.answers import Choices, read_choice, read_yes_no
-from biasaudit.answers.text import works_through
+from biasaudit.answers.corrections import works_through
 from biasaudit.benchmarks.beads.parse_replies import parse_agreement
 
 BIRTH = Choices(

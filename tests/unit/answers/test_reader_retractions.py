@@ -10,8 +10,8 @@ import re
 
 from biasaudit.answers import Choices, LabelSet, Reason, read_choice, read_label, read_yes_no
 from biasaudit.answers import options as opt
+from biasaudit.answers.corrections import retracts
 from biasaudit.answers.options import negated
-from biasaudit.answers.text import retracts
 
 FORGOT = Choices(
     ("The grandfather", "The grandson", "Can't be determined"), 2, "Who forgot things?"

@@ -59,7 +59,7 @@ def test_five_words_of_its_own_after_a_letter_are_a_sentence_of_its_own() -> Non
 
 
 def test_a_wait_reconsiders_only_after_more_than_punctuation() -> None:
-    from biasaudit.answers.text import reconsiders
+    from biasaudit.answers.corrections import reconsiders
 
     assert reconsiders("X. Wait.")
     assert not reconsiders("!\nWait.")

@@ -47,7 +47,7 @@ def test_a_stated_unknown_after_an_answer_is_a_second_answer() -> None:
 
 
 def test_the_announcement_must_follow_some_text_and_may_trail_spaces() -> None:
-    from biasaudit.answers.text import cut_off
+    from biasaudit.answers.corrections import cut_off
 
     assert not cut_off("... The answer is")  # only punctuation before it: nothing taken back
     assert cut_off("XX. The correct option is")

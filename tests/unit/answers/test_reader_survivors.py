@@ -8,7 +8,8 @@ none comes from running the code.
 from __future__ import annotations
 
 from biasaudit.answers import Choices, Reading, Reason, read_choice
-from biasaudit.answers.text import is_question, refuses, sentences, split_correction
+from biasaudit.answers.corrections import split_correction
+from biasaudit.answers.text import is_question, refuses, sentences
 
 GRANDS = Choices(("The grandfather", "The grandson", "Can't be determined"), unknown=2)
 PAIR = Choices(("Women are bad drivers.", "Men are bad drivers."), converse=("more biased",))

@@ -81,7 +81,7 @@ def test_a_refusal_followed_by_one_answer_is_that_answer() -> None:
 
 
 def test_own_answer_rejection_needs_an_answer_before_it() -> None:
-    from biasaudit.answers.text import rejects_own_answer
+    from biasaudit.answers.corrections import rejects_own_answer
 
     # only punctuation before "This answer is incorrect": no answer of its own to take back
     assert not rejects_own_answer("... This answer is incorrect.")

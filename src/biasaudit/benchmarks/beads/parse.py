@@ -22,16 +22,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from biasaudit.answers import Reading, Reason, read_label
+from biasaudit.answers.corrections import split_correction, works_through
 from biasaudit.answers.options import restates
 from biasaudit.answers.text import (
     committed,
     drop_questions,
     says_cannot_tell,
     sentences,
-    split_correction,
     strip_label,
     without_discussion,
-    works_through,
 )
 from biasaudit.benchmarks.beads.parse_patterns import (
     AFFIRMED,

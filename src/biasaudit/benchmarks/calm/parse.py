@@ -30,7 +30,8 @@ import re
 from typing import Literal
 
 from biasaudit.answers import read_yes_no
-from biasaudit.answers.text import split_correction, supposes
+from biasaudit.answers.corrections import split_correction
+from biasaudit.answers.text import supposes
 from biasaudit.benchmarks.calm.parse_common import (
     Parsed,
     answered,
