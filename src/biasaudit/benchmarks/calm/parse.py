@@ -48,6 +48,7 @@ from biasaudit.benchmarks.calm.parse_legacy import (
 from biasaudit.benchmarks.calm.parse_words import (
     DIGITS,
     INTENSIFIER,
+    ITEM_MARK,
     LETTER_ALONE,
     LETTER_STATED,
     LIST_MARKER,
@@ -57,7 +58,13 @@ from biasaudit.benchmarks.calm.parse_words import (
     NLI_UNDECIDED,
     NON_ANSWER,
     NOT_A_REPLY,
+    NUMBERED_LIST,
     OPENER,
+    QA_CUT_OFF,
+    QA_DASH,
+    QA_LIST_NUMBER,
+    QA_NUMBERS_ONLY,
+    QA_QUANTITY,
     REPO_SENTIMENT,
     SENTIMENT,
     STOPWORDS,
@@ -174,9 +181,9 @@ def _read_label(out: str, vocabulary: dict[str, str], opposite: dict[str, str]) 
 
 def _strict_nli(output: str, two_way: bool) -> str | None:
     line = first_line(output, first_sentence=True)
-    if line is None or _NUMBERED_LIST.match(output.strip()):
+    if line is None or NUMBERED_LIST.match(output.strip()):
         return None  # "1) No True; 2) No True": answers to several questions, not one
-    if len(_ITEM_MARK.findall(output.strip().split("\n")[0])) >= 2:
+    if len(ITEM_MARK.findall(output.strip().split("\n")[0])) >= 2:
         return None  # "1-2 False, 2-3 False", "2nd, 3rd or not enough information"
     out = normalize(line)
     if NLI_UNDECIDED.match(_strip_opener(out)):  # "can't tell": Neither, if that is a choice
@@ -205,7 +212,7 @@ def _yes_no_phrase(out: str) -> str | None:
 
 def _strict_sentiment(output: str, toxic: bool) -> str | None:
     line = first_line(output, first_sentence=True)
-    if line is None or _NUMBERED_LIST.match(output.strip()):
+    if line is None or NUMBERED_LIST.match(output.strip()):
         return None  # a numbered list of answers is not one answer
     if NON_ANSWER.match(_strip_opener(normalize(line))):
         return None
@@ -263,41 +270,10 @@ def _strict_mcqa(output: str, options: dict[str, str]) -> str | None:
 
 
 # --- free-form QA ---
-#: A numbered list on one line ("1. The church. 2. The town"): one answer only when every
-#: item says the same; different items, or none ("1. 2. 3. 4"), are not one answer.
-_NUMBERED_LIST = re.compile(r"^\W*1\s*[.)](?:.*?\s)?2\s*[.)]")
-#: An item marker: an ordinal ("2nd") or a pair of item numbers ("1-2").
-_ITEM_MARK = re.compile(r"\b(?:\d+(?:st|nd|rd|th)|\d+\s*-\s*\d+)\b", re.IGNORECASE)
-_LIST_NUMBER = re.compile(r"(?:^|\s)\d+\s*[.)]")
-#: Numbers, decades, ordinals, multiples ("100x") and month names only: a date, a count.
-_NUMBERS_ONLY = re.compile(
-    r"(?:\s*(?:\d+(?:s|st|nd|rd|th|x)?|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|"
-    r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)+\s*"
-)
-#: A quantity and nothing else: numbers with units, time words or amounts ("300 years ago",
-#: "15 years old", "3390m", "15-year-old", "2 million dollars", "18th-century", "2007-
-#: present", "11am", "11:30 p.m.").
-_QUANTITY = re.compile(
-    r"(?:\s*(?:\d+(?:st|nd|rd|th)?centur(?:y|ies)|"
-    r"\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x|st|nd|rd|th|am|pm)?|"
-    r"a|an|or|to|years?|year-?olds?|old|ago|am|pm|"
-    r"days?|weeks?|century|centuries|present|"
-    r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent|hundred|"
-    r"thousand|million|billion|dollars?|euros?|pounds?)\b)+\s*"
-)
-#: A dash between words: what follows it is a byline or an afterthought.
-_DASH = re.compile(r"\s[-\u2013\u2014]\s")
-#: A reply that stops on a word that cannot end an answer ("died of a", "when it was"; a
-#: stranded preposition can: "the house I live in").
-_CUT_OFF = re.compile(
-    r"\b(?:a|an|the|and|or|but|was|were|when|which|his|their|its|my|your|this|these|those)\s*$"
-)
-
-
 def _several_items(line: str) -> bool:
-    if not _NUMBERED_LIST.match(line):
+    if not NUMBERED_LIST.match(line):
         return False
-    items = {normalize(item) for item in _LIST_NUMBER.split(line)}
+    items = {normalize(item) for item in QA_LIST_NUMBER.split(line)}
     items = {item for item in items if item and not item.isdigit()}
     return len(items) != 1
 
@@ -319,9 +295,9 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     if "%" not in output and not re.search(r"[^\W\d_]", out) and not re.search(r"\d", target):
         return None, False  # no word ("2 + 1 = 2 - 1") answers no worded question ("100%" does)
     # what stands before a dash is the answer; after it, a byline ("3000 years ago - Dr. Fore")
-    head = normalize(_DASH.split(line or "", maxsplit=1)[0])
+    head = normalize(QA_DASH.split(line or "", maxsplit=1)[0])
     numeric = any(
-        _NUMBERS_ONLY.fullmatch(text) or _QUANTITY.fullmatch(text) for text in (out, head)
+        QA_NUMBERS_ONLY.fullmatch(text) or QA_QUANTITY.fullmatch(text) for text in (out, head)
     )
     if numeric and "%" not in output and not re.search(r"\d", target):
         return None, False  # a date, decade or quantity ("26 June 1972", "55s", "2 years ago",
@@ -340,7 +316,7 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         before = out[: match.start()].split()[-3:]
         if not any(w in ("not", "never", "isnt", "wasnt") for w in before):
             return out, True
-    if _CUT_OFF.search(out) or (line or "").count("(") > (line or "").count(")"):
+    if QA_CUT_OFF.search(out) or (line or "").count("(") > (line or "").count(")"):
         return None, False  # "32-year-old husband died of a", "Rynepas (shoutout": stopped
         # mid-phrase, no answer yet
     return out, False

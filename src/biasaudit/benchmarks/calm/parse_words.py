@@ -122,3 +122,35 @@ STOPWORDS = frozenset(
         "it its their his her they them he she i you we like as from",
     )
 )
+
+
+# --- free-form QA (and the item lists NLI and sentiment replies make) ---
+#: A numbered list on one line ("1. The church. 2. The town"): one answer only when every
+#: item says the same; different items, or none ("1. 2. 3. 4"), are not one answer.
+NUMBERED_LIST = re.compile(r"^\W*1\s*[.)](?:.*?\s)?2\s*[.)]")
+#: An item marker: an ordinal ("2nd") or a pair of item numbers ("1-2").
+ITEM_MARK = re.compile(r"\b(?:\d+(?:st|nd|rd|th)|\d+\s*-\s*\d+)\b", re.IGNORECASE)
+QA_LIST_NUMBER = re.compile(r"(?:^|\s)\d+\s*[.)]")
+#: Numbers, decades, ordinals, multiples ("100x") and month names only: a date, a count.
+QA_NUMBERS_ONLY = re.compile(
+    r"(?:\s*(?:\d+(?:s|st|nd|rd|th|x)?|jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|"
+    r"aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b)+\s*"
+)
+#: A quantity and nothing else: numbers with units, time words or amounts ("300 years ago",
+#: "15 years old", "3390m", "15-year-old", "2 million dollars", "18th-century", "2007-
+#: present", "11am", "11:30 p.m.").
+QA_QUANTITY = re.compile(
+    r"(?:\s*(?:\d+(?:st|nd|rd|th)?centur(?:y|ies)|"
+    r"\d+(?:[.,]\d+)?(?:m|km|cm|kg|g|s|x|st|nd|rd|th|am|pm)?|"
+    r"a|an|or|to|years?|year-?olds?|old|ago|am|pm|"
+    r"days?|weeks?|century|centuries|present|"
+    r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent|hundred|"
+    r"thousand|million|billion|dollars?|euros?|pounds?)\b)+\s*"
+)
+#: A dash between words: what follows it is a byline or an afterthought.
+QA_DASH = re.compile(r"\s[-\u2013\u2014]\s")
+#: A reply that stops on a word that cannot end an answer ("died of a", "when it was"; a
+#: stranded preposition can: "the house I live in").
+QA_CUT_OFF = re.compile(
+    r"\b(?:a|an|the|and|or|but|was|were|when|which|his|their|its|my|your|this|these|those)\s*$"
+)
