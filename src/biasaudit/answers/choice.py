@@ -175,6 +175,8 @@ def _read_part(text: str, choices: Choices) -> Reading:
     beyond = _BEYOND.match(text)
     if choices.letters and beyond and LETTERS.find(beyond.group(1)) >= n:
         return unparsed(Reason.CONTRADICTION)  # "D. Not known" with three options
+    if choices.letters and _letters_of_its_own(text, n):
+        return unparsed(Reason.ECHO_OF_OPTIONS)  # "A\n- D.\nBusiness Manager: E", "A-B-C-D-E"
     if names_a_stranger(text, choices):
         return unparsed(Reason.TWO_ANSWERS)
     if (
@@ -308,6 +310,21 @@ _EITHER_STATED = re.compile(r"\W*either\b", re.I)
 _BARE_LINE = re.compile(r"^[ \t]*[(\[]?([A-J])[)\].]?[ \t]*$", re.M)
 #: An opening letter heading text ("D. Not known"): checked against the options' letters.
 _BEYOND = re.compile(r"^[(\[]?([A-J])[.):\]]\s+\S")
+#: A letter as a line of its own, at a line's end after a colon, or in a run of letters
+#: joined by hyphens ("- D.", "Business Manager: E", "A-B-C-D-E").
+_LINE_LETTER = re.compile(
+    r"^\W*([A-J])[.)]?\s*$|:\s*([A-J])[.)]?\s*$|\b((?:[A-J]-){2,}[A-J]?)", re.M
+)
+
+
+def _letters_of_its_own(text: str, n: int) -> bool:
+    """Whether the reply marks lines or a run with a letter no option has: a list of its
+    own, and the options' letters in it are its own too."""
+    for m in _LINE_LETTER.finditer(text):
+        letters = m.group(1) or m.group(2) or m.group(3).replace("-", "")
+        if any(LETTERS.find(letter) >= n for letter in letters):
+            return True
+    return False
 
 
 def _settled(reading: Reading) -> bool:

@@ -216,6 +216,13 @@ def _asked_then_answered(text: str, labels: LabelSet) -> Reading | None:
     return answer(chosen) if chosen is not None else unparsed(Reason.NEGATED)
 
 
+#: A label only supposed: "may / might / could (not) be / seem" and at most two words before it.
+_MODAL = re.compile(
+    r"\b(?:may|might|could)\s+(?:not\s+)?(?:be|seem|appear)(?:\s+to\s+be)?(?:\s+\w+){0,2}\s*$",
+    re.I,
+)
+
+
 def _read_part(text: str, labels: LabelSet) -> Reading:
     if refuses(text):
         return REFUSED
@@ -248,6 +255,8 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
         if not found:
             continue
         start, end, label, negated = found[0]
+        if _MODAL.search(said[:start]):
+            return unparsed(Reason.HEDGE)  # "a section may be culturally biased": supposed
         says_not = negated != bool(re.match(r"(?:not|non|un)", said[start:end], re.I))
         chosen = _resolve(label, negated, labels)
         negated_others = {b for _, _, b, neg in found[1:] if neg and b != label}

@@ -62,9 +62,11 @@ from biasaudit.benchmarks.calm.parse_words import (
     OPENER,
     QA_CUT_OFF,
     QA_DASH,
+    QA_GLUED,
     QA_LIST_NUMBER,
     QA_NUMBERS_ONLY,
     QA_QUANTITY,
+    QA_UNITS,
     REPO_SENTIMENT,
     SENTIMENT,
     STOPWORDS,
@@ -299,9 +301,12 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     numeric = any(
         QA_NUMBERS_ONLY.fullmatch(text) or QA_QUANTITY.fullmatch(text) for text in (out, head)
     )
+    glued = QA_GLUED.match(line or "")
+    numeric = numeric or (glued is not None and glued.group(1).lower() not in QA_UNITS)
     if numeric and "%" not in output and not re.search(r"\d", target):
         return None, False  # a date, decade or quantity ("26 June 1972", "55s", "2 years ago",
-        # "3390m") answers no worded question
+        # "3390m"), or a number run into a word ("2017-22The original", "2jones") answers no
+        # worded question
     if target in ("yes", "no"):
         reading = read_yes_no(whole)
         if reading.answered or supposes(whole):  # the core reader, else CALM's words

@@ -75,7 +75,7 @@ _VERB = (
     r"aren't|doesn't\s+seem|does\s+not\s+seem)"
 )
 _VERDICT = re.compile(
-    rf"^(?:i\s+(?:see|think|believe|feel|find)\s+(?:that\s+)?)?"
+    rf"^(?:(?:i\s+(?:see|think|believe|feel|find)|(?:please\s+)?note)\s+(?:that\s+)?)?"
     rf"(?:{_HEAD}(?:\s+[\w-]+(?:'s)?){{0,3}}?(?:\s+{_VERB}|'s)\s+)?"
     rf"((?:{_ADVERB}\s+){{0,3}})({_POSITIVE}|{_NEGATIVE})\b(?!\s*\?)",
     re.IGNORECASE,
