@@ -88,13 +88,7 @@ def _verdicts(text: str) -> list[str]:
             refused = bool(assent.group("no")) != bool(assent.group("neg"))
             found.append("disagree" if refused else "agree")
         if not matches and (statement := STATEMENT_VERDICT.match(bare)):
-            valid = statement.group("word").lower() in (
-                "valid",
-                "true",
-                "correct",
-                "accurate",
-                "right",
-            )
+            valid = statement.group("word").lower() in _VALID
             found.append("agree" if valid else "disagree")
         if shared := SHARES_VIEW.search(bare):
             found.append("disagree" if shared.group("neg") else "agree")
