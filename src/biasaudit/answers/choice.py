@@ -108,7 +108,12 @@ from biasaudit.answers.letters import (
     letter_in,
     rejects_its_own,
 )
-from biasaudit.answers.own_text import before_new_turn
+from biasaudit.answers.own_text import (
+    NOT_ITS_OWN,
+    before_new_turn,
+    letters_of_its_own,
+    speakers_give_another,
+)
 from biasaudit.answers.reading import (
     EMPTY,
     REFUSED,
@@ -175,7 +180,7 @@ def _read_part(text: str, choices: Choices) -> Reading:
     beyond = _BEYOND.match(text)
     if choices.letters and beyond and LETTERS.find(beyond.group(1)) >= n:
         return unparsed(Reason.CONTRADICTION)  # "D. Not known" with three options
-    if choices.letters and _letters_of_its_own(text, n):
+    if choices.letters and letters_of_its_own(text, n):
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "A\n- D.\nBusiness Manager: E", "A-B-C-D-E"
     if names_a_stranger(text, choices):
         return unparsed(Reason.TWO_ANSWERS)
@@ -219,6 +224,11 @@ def _read_part(text: str, choices: Choices) -> Reading:
         if len(listed) < n and others:
             return unparsed(Reason.TWO_ANSWERS)  # "C. <C>\nThe answer is:\nB. <B>": no echo
         return _answer(found[0], choices)
+    own = [s for s in sentences(text) if not NOT_ITS_OWN.match(s)]
+    if not own:
+        return unparsed(Reason.NO_ANSWER)  # "You chose option C.": someone else's answer
+    if len(own) < len(sentences(text)):
+        text = "\n".join(own)  # 'The other answer would be "Not known."' is not its answer
     body = "\n".join(s for s in sentences(text) if not asks(s, choices))
     if NO_OPTION_FITS.search(body) and not any(NO_OPTION_FITS.search(o) for o in choices.options):
         return unparsed(Reason.NO_ANSWER)  # "A: Not known. The answer is not one of the options."
@@ -310,21 +320,6 @@ _EITHER_STATED = re.compile(r"\W*either\b", re.I)
 _BARE_LINE = re.compile(r"^[ \t]*[(\[]?([A-J])[)\].]?[ \t]*$", re.M)
 #: An opening letter heading text ("D. Not known"): checked against the options' letters.
 _BEYOND = re.compile(r"^[(\[]?([A-J])[.):\]]\s+\S")
-#: A letter as a line of its own, at a line's end after a colon, or in a run of letters
-#: joined by hyphens ("- D.", "Business Manager: E", "A-B-C-D-E").
-_LINE_LETTER = re.compile(
-    r"^\W*([A-J])[.)]?\s*$|:\s*([A-J])[.)]?\s*$|\b((?:[A-J]-){2,}[A-J]?)", re.M
-)
-
-
-def _letters_of_its_own(text: str, n: int) -> bool:
-    """Whether the reply marks lines or a run with a letter no option has: a list of its
-    own, and the options' letters in it are its own too."""
-    for m in _LINE_LETTER.finditer(text):
-        letters = m.group(1) or m.group(2) or m.group(3).replace("-", "")
-        if any(LETTERS.find(letter) >= n for letter in letters):
-            return True
-    return False
 
 
 def _settled(reading: Reading) -> bool:
@@ -393,4 +388,6 @@ def read_choice(text: str | None, choices: Choices | Sequence[str]) -> Reading:
     # a blank part before the question reads as EMPTY, unanswered
     if _settled(reading) and own is not None and not _settled(read_choice(own, choices)):
         return unparsed(Reason.QUESTION)  # "Which one would you like? Answer: C"
+    if _settled(reading) and speakers_give_another(whole, reading.value, choices):
+        return unparsed(Reason.TWO_ANSWERS)  # "X\nStudent: Undetermined\nTeacher: Undetermined"
     return reading

@@ -81,10 +81,12 @@ def rejects_own_answer(text: str) -> bool:
 #: "So the answer:", "Label:", "La respuesta es"): the token limit cut the final answer off.
 _NOUN = r"(?:answer|option|choice|label|verdict|prediction|response)"
 _CUT_OFF = re.compile(
-    r"(?:^|[.!?\n,;:]\s*|\b(?:so|therefore|thus|hence|then)\s+)(?:(?:so|therefore|thus|hence|"
+    r"(?:^|[.!?\n,;:]\s*|\b(?:so|therefore|thus|hence|then|but|and|yet)\s+)(?:(?:so|therefore|thus|hence|"
     r"then),?\s+)?(?:"
     rf"(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final)\s+)?{_NOUN}"
-    r"\s+(?:is|would\s+be|will\s+be|should\s+be)\s*[:：\-–—]?"  # "the answer is"
+    r"\s+(?:is|would\s+be|will\s+be|should\s+be)"  # "the answer is"
+    r"(?:\s+(?:indeed|actually|clearly|definitely|obviously|simply|probably|likely))?"
+    r"\s*[:：\-–—]?\s*[\"'“‘(]*"  # ... indeed "
     rf"|(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final)\s+)?{_NOUN}\s*[:：]"  # "Answer:"
     rf"|(?:(?:the|my|our)\s+(?:(?:correct|best|right|final)\s+)?|(?:correct|best|right|final)"
     rf"\s+){_NOUN}"  # "The correct answer"; a bare "answer" line is no announcement

@@ -216,9 +216,11 @@ def _asked_then_answered(text: str, labels: LabelSet) -> Reading | None:
     return answer(chosen) if chosen is not None else unparsed(Reason.NEGATED)
 
 
-#: A label only supposed: "may / might / could (not) be / seem" and at most two words before it.
+#: A label only supposed: "may / might / could (not) be / seem", or "not necessarily", and at
+#: most two words before it.
 _MODAL = re.compile(
-    r"\b(?:may|might|could)\s+(?:not\s+)?(?:be|seem|appear)(?:\s+to\s+be)?(?:\s+\w+){0,2}\s*$",
+    r"(?:\b(?:may|might|could)\s+(?:not\s+)?(?:be|seem|appear)(?:\s+to\s+be)?|"
+    r"\bnot\s+necessarily)(?:\s+\w+){0,2}\s*$",
     re.I,
 )
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from biasaudit.answers import options as opt
+from biasaudit.answers.letters import LETTERS, Choices
 from biasaudit.answers.text import is_question, sentences
 
 #: A question in another language ("¿Quién habló con calma?", "Welche Antwort ist richtig?"):
@@ -117,3 +119,43 @@ def before_new_turn(text: str) -> str:
         cuts.append(speaker)
     cut = min(cuts, default=None)
     return text[:cut] if cut is not None and text[:cut].strip() else text
+
+
+#: A sentence giving an answer that is not the reply's own: the reader's (or user's) choice
+#: reported ("You chose option C.", "You picked B"), or the alternative to it ("The other
+#: answer would be ...").
+NOT_ITS_OWN = re.compile(
+    r"^\W*(?:you\s+(?:have\s+)?(?:chose|chosen|picked|selected)\b|"
+    r"the\s+(?:other|alternative)\s+(?:answer|option|choice)\s+(?:would|could|might|may|is|was)\b)",
+    re.I,
+)
+#: A letter as a line of its own, at a line's end after a colon, or in a run of letters
+#: joined by hyphens ("- D.", "Business Manager: E", "A-B-C-D-E").
+_LINE_LETTER = re.compile(
+    r"^\W*([A-J])[.)]?\s*$|:\s*([A-J])[.)]?\s*$|\b((?:[A-J]-){2,}[A-J]?)", re.M
+)
+
+
+def letters_of_its_own(text: str, n: int) -> bool:
+    """Whether the reply marks lines or a run with a letter no option has: a list of its
+    own, and the options' letters in it are its own too."""
+    for m in _LINE_LETTER.finditer(text):
+        letters = m.group(1) or m.group(2) or m.group(3).replace("-", "")
+        if any(LETTERS.find(letter) >= n for letter in letters):
+            return True
+    return False
+
+
+#: A line of a made-up dialogue: a one-word speaker, a colon, what it says.
+_SPEAKER_LINE = re.compile(r"^[ \t]*[A-Z][a-z]{2,}:[ \t]*(\S.*?)[ \t]*$", re.M)
+
+
+def speakers_give_another(text: str, value: str | None, choices: Choices) -> bool:
+    """Whether two or more lines of a dialogue the reply makes up each give one option other
+    than the one read (the BEADs rule of :mod:`biasaudit.benchmarks.beads.parse_replies`: a
+    different answer in a made-up continuation is a second answer)."""
+    others = 0
+    for m in _SPEAKER_LINE.finditer(text):
+        said, _ = opt.restates(re.sub(r"\s*\([A-J]\)$", "", m.group(1)), choices.options)
+        others += said is not None and LETTERS[said] != value
+    return others >= 2

@@ -37,6 +37,7 @@ def clean(text: str) -> str:
 STATED = re.compile(
     r"(?:(?:\b(?:(?:the|my|our)\s+)?(?:(?:correct|best|right|final|short)\s+)?"
     r"(?<!incorrect\s)(?<!wrong\s)(?<!false\s)(?<!worst\s)(?<!'s\s)(?<!’s\s)"
+    r"(?<!\bother\s)(?<!another\s)(?<!alternative\s)"
     r"(?:answer|choice|response|pick|option|(?<!\bwith\sthe\s)letter)"
     r"(?:\s+to\s+(?:this|the)\s+question)?(?:\s+(?:is|was|would\s+be|will\s+be|should\s+be))?"
     r"|\bi(?:'d|\s+would|\s+will|'ll)?\s+(?:choose|pick|select|say|go\s+with|answer)"

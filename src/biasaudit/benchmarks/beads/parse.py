@@ -216,6 +216,27 @@ _BARE_YES_NO = re.compile(r"\W*(yes|no)\W*", re.IGNORECASE)
 
 
 def parse_label(text: str, passage: str | None = None) -> Parsed:
+    """:func:`_parse_label`, and a verdict it reads is the reply's only one: a later sentence
+    that gives the passage the other label ("Biased\n\nQuestion: ...\nAnswer: No, the given
+    passage does not contain bias.") makes two answers (unparsed)."""
+    parsed = _parse_label(text, passage)
+    if parsed.outcome != ANSWERED:
+        return parsed
+    for sentence in sentences(split_correction(strip_markup(text))[0])[1:]:  # after corrections
+        if _THE_PASSAGE.search(sentence):
+            later = read_label(sentence, LABELS)
+            if later.answered and later.value != parsed.value:
+                return Parsed(UNPARSED)
+    return parsed
+
+
+#: A sentence about the passage itself ("the given passage", "this text").
+_THE_PASSAGE = re.compile(
+    r"\b(?:the|this)\s+(?:given\s+|above\s+|provided\s+)?(?:passage|text)\b", re.I
+)
+
+
+def _parse_label(text: str, passage: str | None = None) -> Parsed:
     """``answered`` with ``biased`` / ``neutral``, or unknown / refused / unparsed.
 
     Order: a bare "yes" / "no" answers whether the passage is biased; a reply opening with

@@ -102,7 +102,7 @@ AGREE_VERDICT = re.compile(
     r"wholeheartedly|do|really|absolutely)\s+)*(?P<neg>not\s+|n'?t\s+)?"
     r"(?P<verdict>disagree|agree)(?:\s+(?:completely|entirely|fully|wholeheartedly|strongly|"
     r"totally|100\s*%|(?:one\s+hundred|100)\s+percent))?"
-    r"(?:\s+with\s+(?:you|this|that|it|"
+    r"(?:\s+(?:with|w/)\s+(?:you|this|that|it|"
     r"(?:the(?!\s+(?:previous|above|earlier|last|prior|other)\b)|this|that|your)(?:\s+\w+){1,2})"
     r"(?:\s+(?:about|on)\s+(?:this|that|it|(?:the|this|that|your|their)\s+\w+))?"
     r"(?:\s+(?:completely|entirely|fully|wholeheartedly|strongly|totally))?"
