@@ -225,6 +225,15 @@ _MODAL = re.compile(
 )
 
 
+#: A negation of how, not whether: "not accurately / fully / entirely" and a verb before the
+#: label ("not entirely true" is partly false: the label itself).
+_NOT_QUITE = re.compile(
+    r"(?:\bnot|n't)\s+(?:accurately|fully|properly|correctly|entirely|completely|totally|"
+    r"exactly|quite)\s+[a-z]+\b",
+    re.I,
+)
+
+
 def _read_part(text: str, labels: LabelSet) -> Reading:
     if refuses(text):
         return REFUSED
@@ -257,8 +266,9 @@ def _read_part(text: str, labels: LabelSet) -> Reading:
         if not found:
             continue
         start, end, label, negated = found[0]
-        if _MODAL.search(said[:start]):
-            return unparsed(Reason.HEDGE)  # "a section may be culturally biased": supposed
+        if _MODAL.search(said[:start]) or (negated and _NOT_QUITE.search(said[:start])):
+            return unparsed(Reason.HEDGE)  # "a section may be culturally biased": supposed;
+            # "does not accurately reflect the aspects of bias": a manner denied, not the label
         says_not = negated != bool(re.match(r"(?:not|non|un)", said[start:end], re.I))
         chosen = _resolve(label, negated, labels)
         negated_others = {b for _, _, b, neg in found[1:] if neg and b != label}

@@ -123,16 +123,18 @@ def before_new_turn(text: str) -> str:
 
 #: A sentence giving an answer that is not the reply's own: the reader's (or user's) choice
 #: reported ("You chose option C.", "You picked B"), or the alternative to it ("The other
-#: answer would be ...").
+#: answer would be ...", "One option is C").
 NOT_ITS_OWN = re.compile(
     r"^\W*(?:you\s+(?:have\s+)?(?:chose|chosen|picked|selected)\b|"
-    r"the\s+(?:other|alternative)\s+(?:answer|option|choice)\s+(?:would|could|might|may|is|was)\b)",
+    r"the\s+(?:other|alternative)\s+(?:answer|option|choice)\s+(?:would|could|might|may|is|was)\b|"
+    r"one\s+(?:of\s+the\s+)?(?:answers?|options?|choices?)\s+(?:is|would\s+be|could\s+be)\b)",
     re.I,
 )
 #: A letter as a line of its own, at a line's end after a colon, or in a run of letters
 #: joined by hyphens ("- D.", "Business Manager: E", "A-B-C-D-E").
 _LINE_LETTER = re.compile(
-    r"^\W*([A-J])[.)]?\s*$|:\s*([A-J])[.)]?\s*$|\b((?:[A-J]-){2,}[A-J]?)", re.M
+    r"^\W*([A-J])[.)]?\s*$|:\s*([A-J])[.)]?\s*$|\b((?:[A-J]-){2,}[A-J]?)|^[ \t]*([A-J])[.)][ \t]+\S",
+    re.M,
 )
 
 
@@ -140,7 +142,7 @@ def letters_of_its_own(text: str, n: int) -> bool:
     """Whether the reply marks lines or a run with a letter no option has: a list of its
     own, and the options' letters in it are its own too."""
     for m in _LINE_LETTER.finditer(text):
-        letters = m.group(1) or m.group(2) or m.group(3).replace("-", "")
+        letters = m.group(1) or m.group(2) or m.group(4) or m.group(3).replace("-", "")
         if any(LETTERS.find(letter) >= n for letter in letters):
             return True
     return False

@@ -95,7 +95,7 @@ FIELD_VALUES = {
 # -- I agree. / I disagree. ---
 SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 AGREE_VERDICT = re.compile(
-    r"(?:^|[,;:]\s*|\s(?:and|so|therefore|thus|hence|but|yet)\s+)"
+    r"(?:^|[,;:]\s*|\s(?:and|so|therefore|thus|hence|but|yet|conclud(?:e|ing)\s+that)\s+)"
     r"(?:(?:so|therefore|thus|hence|overall|ultimately|in conclusion|in summary|that said|"
     r"however|but|yet|and|honestly|personally|respectfully|final answer|answer|response),?:?\s+)*"
     r"(?:i(?:'d)?\s+)?(?:(?:strongly|completely|totally|fully|respectfully|must|would|have\s+to|"
