@@ -131,9 +131,11 @@ NOT_ITS_OWN = re.compile(
     re.I,
 )
 #: A letter as a line of its own, at a line's end after a colon, or in a run of letters
-#: joined by hyphens ("- D.", "Business Manager: E", "A-B-C-D-E").
+#: joined by hyphens, or opening a line with text after it ("- D.", "Business Manager: E",
+#: "A-B-C-D-E", "D. The bartender").
 _LINE_LETTER = re.compile(
-    r"^\W*([A-J])[.)]?\s*$|:\s*([A-J])[.)]?\s*$|\b((?:[A-J]-){2,}[A-J]?)|^[ \t]*([A-J])[.)][ \t]+\S",
+    r"^\W*([A-J])[.)]?\s*$|:\s*([A-J])[.)]?\s*$|\b((?:[A-J]-){2,}[A-J]?)|"
+    r"^[ \t]*([A-J])[.)][ \t]+\S",
     re.M,
 )
 
