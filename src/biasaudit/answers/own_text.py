@@ -156,8 +156,8 @@ _SPEAKER_LINE = re.compile(r"^[ \t]*[A-Z][a-z]{2,}:[ \t]*(\S.*?)[ \t]*$", re.M)
 
 def speakers_give_another(text: str, value: str | None, choices: Choices) -> bool:
     """Whether two or more lines of a dialogue the reply makes up each give one option other
-    than the one read (the BEADs rule of :mod:`biasaudit.benchmarks.beads.parse_replies`: a
-    different answer in a made-up continuation is a second answer)."""
+    than the one read (as for a verdict in a made-up chat turn: a different answer in a
+    made-up continuation is a second answer)."""
     others = 0
     for m in _SPEAKER_LINE.finditer(text):
         said, _ = opt.restates(re.sub(r"\s*\([A-J]\)$", "", m.group(1)), choices.options)
