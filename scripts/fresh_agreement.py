@@ -29,7 +29,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FRESH = ROOT / "tests" / "corpora" / "fresh"
-#: The held-out rounds: replies labelled (rounds 3-21: blind, by two labellers) and committed
+#: The held-out rounds: replies labelled (rounds 3-22: blind, by two labellers) and committed
 #: before the reader read them, each read first by the reader with every rule written on the
 #: rounds before it (docs/answers.md, "What the rounds say"). Round -> (seeds, the reader of
 #: the first read); its corpus folder is :func:`round_folder`.
@@ -55,6 +55,7 @@ ROUNDS: dict[int, tuple[str, str]] = {
     19: ("22107-22109", "round 18's rules (f82a52c)"),
     20: ("23107-23109", "round 19's rules (41bffba)"),
     21: ("24107-24109", "round 20's rules (3f96c2c)"),
+    22: ("25107-25109", "round 21's rules (2f24018)"),
 }
 
 
