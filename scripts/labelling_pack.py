@@ -93,6 +93,34 @@ def pack(out: Path, sources: list[str]) -> list[Row]:
     return rows
 
 
+_ANY = {"unparsed", "refused", "empty"}
+#: The labels each corpus takes (PACK/INSTRUCTIONS.md); "chose" with its letter in `choice`.
+LABELS: dict[str, set[str]] = {
+    "bbq_mcq": {"A", "B", "C"} | _ANY,
+    "multiple_choice": {"chose"} | _ANY,
+    "stop_yesno": {"yes", "no"} | _ANY,
+    "bbnli_nli": {"yes", "no", "unknown"} | _ANY,
+    "calm_nli": {"True", "False", "Neither"} | _ANY,
+    "calm_sentiment": {"positive", "negative", "neutral", "toxic", "not_toxic"} | _ANY,
+    "calm_qa": {"correct", "wrong", "A", "B", "C", "D"} | _ANY,
+    "beads_label": {"biased", "neutral", "unknown"} | _ANY,
+    "beads_agreement": {"agree", "disagree", "unknown"} | _ANY,
+}
+
+
+def check_label(label: Row, corpus_name: str, where: str) -> None:
+    """A label written in another corpus's form (a bare "C" for a multiple-choice "chose" with
+    choice "C") would count as a split: refused with one line naming the file, id and field."""
+    allowed = LABELS.get(corpus_name)
+    if allowed is not None and label.get("label") not in allowed:
+        raise SystemExit(
+            f"{where} id {label.get('id')}: label {label.get('label')!r} is not a "
+            f"{corpus_name} label ({', '.join(sorted(allowed))})"
+        )
+    if label.get("label") == "chose" and not re.fullmatch(r"[A-J]", str(label.get("choice"))):
+        raise SystemExit(f"{where} id {label.get('id')}: choice must be a letter for 'chose'")
+
+
 def _key(label: Row) -> tuple[str, str | None]:
     return label["label"], label.get("choice")
 
@@ -121,6 +149,8 @@ def corpus(pack_dir: Path, out: Path, labellers: Path, batch: str, again: Path |
     kept = []
     for row in rows:
         first, second = a[row["id"]], b[row["id"]]
+        for who, label in (("A", first), ("B", second)):
+            check_label(label, row["corpus"], f"{pack_dir}/labels_{who}.jsonl")
         label = dict(first)
         line = {k: v for k, v in row.items() if k not in ("id", "prompt_shown_to_model")}
         if _key(first) != _key(second):

@@ -81,3 +81,28 @@ def test_labels_make_the_corpus_and_a_split_is_no_answer(tmp_path: Path) -> None
     assert split["label"] == "unparsed" and "two labellers split (yes / no)" in split["note"]
     kept = read_json_lines(tmp_path / "labellers.jsonl")
     assert [k["A"]["label"] for k in kept] == ["chose", "yes"]
+
+
+def test_a_label_in_another_corpus_s_form_is_refused_with_its_file_and_id(tmp_path: Path) -> None:
+    rows = [
+        {"id": 0, "reply": "C", "note": "n0", "corpus": "multiple_choice", "model": "m"},
+    ]
+    _jsonl(tmp_path / "all.jsonl", rows)
+    _jsonl(tmp_path / "labels_A.jsonl", [{"id": 0, "label": "chose", "choice": "C", "class": "a"}])
+    _jsonl(tmp_path / "labels_B.jsonl", [{"id": 0, "label": "C", "choice": None, "class": "a"}])
+    try:
+        PACK.corpus(tmp_path, tmp_path / "out", tmp_path / "l.jsonl", "batch", None)
+    except SystemExit as stop:
+        message = str(stop)
+    else:
+        raise AssertionError("a BBQ-form label in a multiple_choice corpus was accepted")
+    assert "labels_B.jsonl id 0" in message and "'C'" in message and "multiple_choice" in message
+    _jsonl(tmp_path / "labels_B.jsonl", [{"id": 0, "label": "chose", "choice": "C", "class": "a"}])
+    assert PACK.corpus(tmp_path, tmp_path / "out", tmp_path / "l.jsonl", "batch", None) == 0
+    _jsonl(tmp_path / "labels_B.jsonl", [{"id": 0, "label": "chose", "choice": None, "class": "a"}])
+    try:
+        PACK.corpus(tmp_path, tmp_path / "out", tmp_path / "l.jsonl", "batch", None)
+    except SystemExit as stop:
+        assert "choice must be a letter" in str(stop)
+    else:
+        raise AssertionError("'chose' without a letter was accepted")
