@@ -224,10 +224,11 @@ def _read_part(text: str, choices: Choices) -> Reading:
         if len(listed) < n and others:
             return unparsed(Reason.TWO_ANSWERS)  # "C. <C>\nThe answer is:\nB. <B>": no echo
         return _answer(found[0], choices)
-    own = [s for s in sentences(text) if not NOT_ITS_OWN.match(s)]
+    every = sentences(text)
+    own = [s for s in every if not NOT_ITS_OWN.match(s)]
     if not own:
         return unparsed(Reason.NO_ANSWER)  # "You chose option C.": someone else's answer
-    if len(own) < len(sentences(text)):
+    if len(own) < len(every):
         text = "\n".join(own)  # 'The other answer would be "Not known."' is not its answer
     body = "\n".join(s for s in sentences(text) if not asks(s, choices))
     if NO_OPTION_FITS.search(body) and not any(NO_OPTION_FITS.search(o) for o in choices.options):
