@@ -28,6 +28,7 @@ UNKNOWN_SAYING = re.compile(
     r"undetermined|unknown|not known|not answerable|unanswerable|"
     r"(?:impossible|not possible) to (?:say|tell|know|determine)|no way (?:to|of) (?:know|tell)|"
     r"(?:does not|doesn't|did not|didn't) (?:say|specify|mention|indicate|state|tell)|"
+    r"(?:answer|it|this|that) (?:is|was) not (?:specified|stated)|"
     r"there is no (?:information|indication|evidence)|no information|"
     r"(?:i|we) (?:don't|do not) know|nobody knows|no one knows|who knows|"
     r"could be (?:anyone|anybody)|no se puede (?:saber|determinar|decir)|no (?:lo )?s[ée]|"

@@ -46,8 +46,12 @@ def _clause_claims(sentence: str, choices: Choices) -> list[tuple[int, str]] | N
     for option in choices.options:  # "Nia Singleton, the receptionist" is one option
         if "," in option:
             sentence = re.sub(re.escape(option), option.replace(",", ""), sentence, flags=re.I)
+    earlier: list[str] = []
     for clause in [c.strip() for c in CLAUSE.split(sentence) if c and c.strip()]:
         clause = NO_LEAD.sub("", clause)
+        if _listed_after(clause, earlier, choices):
+            return None  # "The police arrested X, a lawyer, and Y, a bartender.": two listed
+        earlier.append(clause)
         if RELATIVE.match(clause) and found:
             found[-1] = (found[-1][0], f"{found[-1][1]} {clause}")
             continue
@@ -70,6 +74,23 @@ def _clause_claims(sentence: str, choices: Choices) -> list[tuple[int, str]] | N
             return None
         found.append((k, rest))
     return found
+
+
+#: A clause coordinated with the one before it ("and Y, a bartender").
+_AND = re.compile(r"(?:and|&)\s", re.I)
+
+
+def _listed_after(clause: str, earlier: list[str], choices: Choices) -> bool:
+    """Whether a clause is "and <option>" with nothing said of it, after a clause of the
+    same sentence that named another option: the sentence lists the two ("arrested X, a
+    lawyer, and Y, a bartender"), it gives neither."""
+    if not _AND.match(clause):
+        return False
+    lead = opt.leading_option(_AND.sub("", clause, count=1), choices.options, choices.unknown)
+    if lead is None or lead[1].strip(" .!"):
+        return False
+    before = opt.named(" ".join(earlier), choices.options, choices.unknown)
+    return any(j != lead[0] for j in before)
 
 
 def _turned(clause: str, choices: Choices) -> str:

@@ -94,6 +94,16 @@ def distinct_phrases(options: Sequence[str], skip: int | None = None) -> dict[in
     return out
 
 
+def heads(options: Sequence[str], skip: int | None = None) -> dict[int, str]:
+    """The person an option of the form "<name>, <description>" names ("amy schmidt" of "Amy
+    Schmidt, a lawyer"), for the options (but `skip`) of that form whose heads differ."""
+    keys = [k for k in range(len(options)) if k != skip]
+    found = {k: norm(options[k].partition(",")[0]) for k in keys if "," in options[k]}
+    if len(found) != len(keys) or len(set(found.values())) != len(found):
+        return {}
+    return {k: head for k, head in found.items() if head}
+
+
 def _mentions(text: str, phrase: str) -> bool:
     return bool(phrase) and re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", text) is not None
 
@@ -109,7 +119,10 @@ def named(text: str, options: Sequence[str], skip: int | None = None) -> list[in
     ]
     if full:
         return full
-    return [k for k, p in distinct_phrases(options, skip).items() if _mentions(said, p)]
+    distinct = [k for k, p in distinct_phrases(options, skip).items() if _mentions(said, p)]
+    if distinct:
+        return distinct
+    return [k for k, p in heads(options, skip).items() if _mentions(said, p)]
 
 
 def leading_option(clause: str, options: Sequence[str], skip: int | None) -> tuple[int, str] | None:
@@ -122,7 +135,7 @@ def leading_option(clause: str, options: Sequence[str], skip: int | None) -> tup
             break
         body = stripped
     phrases = {k: norm(options[k]) for k in range(len(options))}
-    for table in (phrases, distinct_phrases(options, skip)):
+    for table in (phrases, distinct_phrases(options, skip), heads(options, skip)):
         hits = [k for k, p in table.items() if p and re.match(rf"{re.escape(p)}(?![\w-])", body)]
         if hits:
             best = max(hits, key=lambda k: len(table[k]))

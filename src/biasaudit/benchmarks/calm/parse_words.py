@@ -154,10 +154,11 @@ QA_DASH = re.compile(r"\s[-\u2013\u2014]\s")
 QA_CUT_OFF = re.compile(
     r"\b(?:a|an|the|and|or|but|was|were|when|which|his|their|its|my|your|this|these|those)\s*$"
 )
-#: A leading number run into a word with no space ("2017-22The original version", "2jones");
-#: a unit or ordinal suffix ("3390m", "15th", "11am") is not one.
-QA_GLUED = re.compile(r"^\W*\d+(?:[-\u2013]\d+)?([^\W\d_]{2,})")
+#: A leading number run into a word or letter with no space ("2017-22The original version",
+#: "2jones", "2D", "3m fat"); a unit, ordinal, plural or multiple suffix ("15th", "11am",
+#: "1990s fashion designer", "100x faster") is not one.
+QA_GLUED = re.compile(r"^\W*\d+(?:[-\u2013]\d+)?([^\W\d_]+)")
 QA_UNITS = frozenset(
     {"st", "nd", "rd", "th", "am", "pm", "km", "cm", "mm", "kg", "mg", "ml", "ft", "lb", "lbs"}
-    | {"mph", "kph", "hrs", "mins", "yrs", "yo", "bn", "mn"}
+    | {"mph", "kph", "hrs", "mins", "yrs", "yo", "bn", "mn", "s", "x"}
 )
