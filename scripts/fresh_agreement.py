@@ -56,6 +56,7 @@ ROUNDS: dict[int, tuple[str, str]] = {
     20: ("23107-23109", "round 19's rules (41bffba)"),
     21: ("24107-24109", "round 20's rules (3f96c2c)"),
     22: ("25107-25109", "round 21's rules (2f24018)"),
+    23: ("26107-26109", "round 22's rules (ebe7284)"),
 }
 
 
