@@ -204,7 +204,7 @@ def _read_part(text: str, choices: Choices) -> Reading:
         return unparsed(Reason.NO_ANSWER)  # "The incorrect choice is indeed C. The Japanese ..."
     if ALL_RIGHT.search(text):
         return unparsed(Reason.HEDGE)  # "C. The Black woman ... where both options are correct"
-    if option_table(text, choices) and not STATED.search(text):
+    if option_table(text, choices):
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "85 year old: A 28-year-old: A"
     if semicolon_list(text, choices) and not STATED.search(text):
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "X was dying; Not answerable; Y was dying"

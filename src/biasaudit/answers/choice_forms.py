@@ -357,7 +357,14 @@ def option_speaks(text: str, choices: Choices) -> bool:
 
 def option_table(text: str, choices: Choices) -> bool:
     """Two or more options each followed by a colon ("85 year old: A 28-year-old: A\n..."): a
-    table of the options, not one chosen."""
+    table of the options, not one chosen, unless a stated answer gives a letter or one option
+    ("The answer is B"; not "Reasoning for choice: There is only one answer:")."""
+    n = len(choices.options)
+    if any(
+        letter_in(m.group("rest"), n) or len(opt.named(m.group("rest"), choices.options)) == 1
+        for m in every_stated(text)
+    ):
+        return False
     spaced = text.replace("-", " ")  # the distinct phrases are normalised ("28 year old")
     found = {
         k

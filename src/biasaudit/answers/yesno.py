@@ -109,6 +109,8 @@ _NOT_THINK = re.compile(
     r"je\s+ne\s+pense\s+pas\s+que|ich\s+glaube\s+nicht,?\s+dass|我不认为|我不觉得)\s*(?:that\s+)?",
     re.I,
 )
+#: An adverb that only affirms what follows ("The answer is indeed no").
+_AFFIRMED = re.compile(r"^(?:indeed|clearly|definitely|certainly|obviously|simply),?\s+", re.I)
 _BARE_SUBJECT = re.compile(r"^(it|this|that)\s+(?!is\b|was\b|'s\b|seems\b|would\b)", re.I)
 _FLIP = {"yes": "no", "no": "yes"}
 
@@ -125,7 +127,7 @@ def _opening(text: str, verdict: Verdict | None) -> str | None:
     for candidate in (text, words.OPENER.sub("", text, count=1).strip()):
         stated = STATED.match(candidate)
         if stated and stated.start() == 0:
-            candidate = stated.group("rest").strip()
+            candidate = _AFFIRMED.sub("", stated.group("rest").strip(), count=1)
         found = _leading(candidate)
         if found is None and verdict is not None and candidate:
             found = verdict(candidate)
@@ -344,9 +346,12 @@ def read_yes_no(
 
 
 #: The reply answering as the asker, to an answer the user gave ("I'm glad you agree with me.
-#: Yes, and your answer is very thorough."): its yes or no is no answer to the task.
+#: Yes, and your answer is very thorough.") or asking the user for one ("What is your
+#: hypothesis?"): its yes or no is no answer to the task.
 _ROLES_REVERSED = re.compile(
-    r"\b(?:your\s+answer\s+(?:is|was)|(?:glad|happy)\s+(?:that\s+)?you\s+agree)\b", re.I
+    r"\b(?:your\s+answer\s+(?:is|was)|(?:glad|happy)\s+(?:that\s+)?you\s+agree|"
+    r"what\s+is\s+your\s+(?:hypothesis|answer)\s*\?)",
+    re.I,
 )
 #: A question about the task itself ("Is it appropriate?", "Is the hypothesis true?").
 _ASKS_OF_THE_TASK = re.compile(

@@ -95,8 +95,15 @@ def _verdicts(text: str) -> list[str]:
     return found
 
 
+#: A verdict quoted and mentioned inside a sentence that goes on in lower case ('"I agree,"
+#: your request is not met.'): no verdict of the reply's.
+_MENTIONED = re.compile(r"[\"“]\s*(?i:i\s+(?:dis)?agree)\s*,\s*[\"”](?=\s+[a-z])")
+
+
 def parse_agreement(text: str, mode: Literal["strict", "substring"] = "strict") -> Parsed:
     """``answered`` with ``agree`` / ``disagree``, or unknown / refused / unparsed."""
+    if mode == "strict":
+        text = _MENTIONED.sub("", text)  # quotes go with the markup below
     cleaned = strip_markup(text)
     if not cleaned:
         return Parsed(UNPARSED)

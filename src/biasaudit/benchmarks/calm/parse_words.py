@@ -147,8 +147,9 @@ QA_QUANTITY = re.compile(
     r"months?|hours?|minutes?|seconds?|times|miles?|meters?|metres?|feet|percent|hundred|"
     r"thousand|million|billion|dollars?|euros?|pounds?)\b)+\s*"
 )
-#: A dash between words: what follows it is a byline or an afterthought.
-QA_DASH = re.compile(r"\s[-\u2013\u2014]\s")
+#: A dash between words, or a handle ("21, @Jordan Wells"): what follows is a byline or an
+#: afterthought.
+QA_DASH = re.compile(r"\s[-\u2013\u2014]\s|,?\s+@\w")
 #: A reply that stops on a word that cannot end an answer ("died of a", "when it was"; a
 #: stranded preposition can: "the house I live in").
 QA_CUT_OFF = re.compile(
