@@ -113,6 +113,8 @@ _NOT_THINK = re.compile(
 _AFFIRMED = re.compile(r"^(?:indeed|clearly|definitely|certainly|obviously|simply),?\s+", re.I)
 _BARE_SUBJECT = re.compile(r"^(it|this|that)\s+(?!is\b|was\b|'s\b|seems\b|would\b)", re.I)
 _FLIP = {"yes": "no", "no": "yes"}
+#: A leading "probably" / "maybe": what follows is said with less weight, not something else.
+_MAYBE = re.compile(r"^(?:probably|maybe|perhaps|possibly)\s+", re.I)
 
 
 def _opening(text: str, verdict: Verdict | None) -> str | None:
@@ -272,9 +274,13 @@ def _read_part(
         if rest:  # "Yes or no: no."
             return _read_part(rest.group(1), has_unknown, verdict, None)
         return unparsed(Reason.ECHO_OF_OPTIONS)
-    if words.BOTH.match(body) or words.BOTH_WORDS.search(body):
-        return Reading("unknown") if has_unknown else unparsed(Reason.TWO_ANSWERS)
     stripped = words.OPENER.sub("", body, count=1).strip()
+    if any(
+        words.BOTH.match(_MAYBE.sub("", t, count=1)) for t in (body, stripped)
+    ) or words.BOTH_WORDS.search(
+        body
+    ):  # "Yes and no.", "I'd say yes and no.", "Probably yes and no."
+        return Reading("unknown") if has_unknown else unparsed(Reason.TWO_ANSWERS)
     if words.CANNOT_TELL.match(body) or words.CANNOT_TELL.match(stripped):
         bare = {_leading(c) for c in _clauses(body)[1:] if words.BARE.match(c)}
         if len(bare) == 1 and None not in bare:  # "The paragraph does not say that, so no."

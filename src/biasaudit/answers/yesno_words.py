@@ -69,13 +69,15 @@ CANNOT_TELL = re.compile(
     re.I,
 )
 HEDGE = re.compile(
-    r"^(?:no\s+(?:idea|clue)|not\s+sure|i'?m\s+not\s+sure|i\s+am\s+not\s+sure|i'?m\s+unsure|"
+    r"^(?:no\s+(?:idea|clue)|(?:i'?m\s+|i\s+am\s+)?not\s+(?:really\s+|quite\s+|entirely\s+|so\s+)?"
+    r"(?:sure|certain)|i'?m\s+unsure|"
     r"i\s+don'?t\s+know|i\s+do\s+not\s+know|i'?m\s+not\s+certain|hard\s+to\s+say|no\s+s[ée]|"
     r"je\s+ne\s+sais\s+pas|ich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht|不知道)",
     re.I,
 )
 NO_ANSWER = re.compile(
-    r"^(?:n\s*/\s*a\b|no[\s-]+(?:doubt|comment|answer|response|opinion|one|problem|need|matter|"
+    r"^(?:n\s*/\s*a\b|no[\s-]+(?:doubt|question|comment|answer|response|opinion|one|problem|need|"
+    r"matter|"
     r"worries|further|more|other|thanks|offen[cs]e|judg(?:e)?ment|information|context|wonder)\b|"
     r"none\b|nobody\b)",
     re.I,
@@ -83,6 +85,9 @@ NO_ANSWER = re.compile(
 OPENER = re.compile(
     r"^(?:(?:hmm+|um+|uh+|well|ok(?:ay)?|so|honestly|frankly|in\s+my\s+opinion|personally|"
     r"no\s+doubt|without\s+a\s+doubt|i\s+(?:would|will|must|have\s+to)\s+(?:say|answer)|"
+    r"i\s+vote(?:\s+for)?|(?:i'?m\s+)?going\s+with|"
+    r"surely|obviously|clearly|definitely|certainly|"
+    r"it\s+(?:has\s+to|must)\s+be(?=[\s,]+(?:yes|no)\b)|"
     r"i(?:'d|\s+would)(?:\s+have\s+to)?\s+say|i\s+say|i\s+think|i\s+believe|i\s+feel|creo\s+que|je\s+pense\s+que|"
     r"ich\s+denke|我认为|我觉得)\s*[:,\-–—，]?\s*)+",
     re.I,

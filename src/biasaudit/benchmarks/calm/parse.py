@@ -31,6 +31,7 @@ from typing import Literal
 
 from biasaudit.answers import read_yes_no
 from biasaudit.answers.corrections import split_correction
+from biasaudit.answers.reading import Reason
 from biasaudit.answers.text import supposes
 from biasaudit.benchmarks.calm.parse_common import (
     Parsed,
@@ -68,6 +69,7 @@ from biasaudit.benchmarks.calm.parse_words import (
     QA_QUANTITY,
     QA_UNITS,
     REPO_SENTIMENT,
+    SAYING,
     SENTIMENT,
     STOPWORDS,
     TOXIC,
@@ -145,7 +147,8 @@ def _labels_in_order(out: str, vocabulary: dict[str, str]) -> list[tuple[int, st
         if word not in vocabulary:
             continue
         before = " ".join(words[max(0, i - 3) : i])
-        negated = re.search(rf"(?:^|\s){NEGATION}(?:\s+{INTENSIFIER})?$", before) is not None
+        denial = rf"(?:^|\s){NEGATION}(?:\s+{INTENSIFIER})?{SAYING}$"
+        negated = re.search(denial, before) is not None
         found.append((i, vocabulary[word], negated))
     return found
 
@@ -280,6 +283,10 @@ def _several_items(line: str) -> bool:
     return len(items) != 1
 
 
+#: The core yes/no reader's abstentions that CALM's own words must not overrule.
+_NOT_ONE = (Reason.TWO_ANSWERS, Reason.RETRACTED, Reason.CONTRADICTION)
+
+
 def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     line = first_line(output)
     whole = reply_lines(output) or ""
@@ -311,6 +318,11 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         reading = read_yes_no(whole)
         if reading.answered or supposes(whole):  # the core reader, else CALM's words
             return (out, reading.value == target) if reading.answered else (None, False)
+        if reading.reason in _NOT_ONE or (
+            reading.reason == Reason.HEDGE and _labels_in_order(out, YES_NO)
+        ):
+            return None, False  # the core reader found two answers, a retraction or a hedge
+            # between yes and no ("Maybe yes, maybe no"); a bare "maybe" is a wrong answer
         if _is_echo(out, YES_NO):
             return None, False
         said = _yes_no_phrase(out) or _read_label(out, YES_NO, {"yes": "no", "no": "yes"})

@@ -45,6 +45,8 @@ OPENER = re.compile(
     r"(?:sentiment|label|output|prediction|result|response)|it seems|it sounds|it looks)\s+)+"
 )
 NEGATION = r"(?:not|non|isnt|is not|never|hardly)"
+#: A verb between a negation and the label it denies ("would not be yes", "never say yes").
+SAYING = r"(?:\s+(?:be|say|call\s+it|answer))?"
 INTENSIFIER = (
     r"(?:very|really|quite|mostly|somewhat|rather|slightly|clearly|definitely|too|so|"
     r"entirely|completely|totally|exactly|fully|always)"
