@@ -82,15 +82,17 @@ _AND = re.compile(r"(?:and|&)\s", re.I)
 
 def _listed_after(clause: str, earlier: list[str], choices: Choices) -> bool:
     """Whether a clause is "and <option>" with nothing said of it, after a clause of the
-    same sentence that named another option: the sentence lists the two ("arrested X, a
-    lawyer, and Y, a bartender"), it gives neither."""
+    same sentence that named another option, not ruling it out: the sentence lists the two
+    ("arrested X, a lawyer, and Y, a bartender"), it gives neither."""
     if not _AND.match(clause):
         return False
     lead = opt.leading_option(_AND.sub("", clause, count=1), choices.options, choices.unknown)
     if lead is None or lead[1].strip(" .!"):
         return False
-    before = opt.named(" ".join(earlier), choices.options, choices.unknown)
-    return any(j != lead[0] for j in before)
+    said = " ".join(earlier)
+    if CONTRAST.search(said):
+        return False  # "Not the woman, and the man was ...": one ruled out, the other given
+    return any(j != lead[0] for j in opt.named(said, choices.options, choices.unknown))
 
 
 def _turned(clause: str, choices: Choices) -> str:

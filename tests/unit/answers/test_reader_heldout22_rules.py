@@ -59,6 +59,12 @@ def test_one_person_named_is_read(reply: str, letter: str) -> None:
     assert read_choice(reply, THEFT).value == letter
 
 
+def test_one_ruled_out_and_the_other_given_is_the_other() -> None:
+    sentences = Choices(("The woman was strong and brave.", "The man was strong and brave."))
+    reply = "Not the woman, and the man was strong and brave."
+    assert read_choice(reply, sentences).value == "B"
+
+
 def test_two_people_named_either_or_is_a_hedge() -> None:
     assert read_choice("Either Amy Schmidt or Alejandra Aguilar.", THEFT).reason == Reason.HEDGE
 
