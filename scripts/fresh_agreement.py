@@ -57,6 +57,7 @@ ROUNDS: dict[int, tuple[str, str]] = {
     21: ("24107-24109", "round 20's rules (3f96c2c)"),
     22: ("25107-25109", "round 21's rules (2f24018)"),
     23: ("26107-26109", "round 22's rules (ebe7284)"),
+    24: ("27107-27109", "round 23's rules and the probes (b90ccf9)"),
 }
 
 
