@@ -118,7 +118,8 @@ def headings_of_its_own(text: str, choices: Choices) -> bool:
 #: A clause that goes on as a verb phrase ("had to deal with ...", "does indeed have ...").
 VERB_PHRASE = re.compile(
     r"^(?:(?:indeed|also|really|actually)\s+)?"
-    r"(?:is|was|were|are|has|had|have|did|does|do|will|would|could|can|should|must)\b",
+    r"(?:is|was|were|are|has|had|have|did|does|do|will|would|could|can|cannot|should|must|"
+    r"never)\b",
     re.I,
 )
 

@@ -170,6 +170,8 @@ _SAYS_OF_THE_TASK = re.compile(
     re.I,
 )
 _NOUN_PHRASE = re.compile(r"^(?:the|a|an)\s+\w+\s+\w+", re.I)
+#: A person's name: two or three capitalised words and nothing else ("Marcus Reno").
+_NAME = re.compile(r"^[A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){1,2}\W*$")
 #: An article and one word ("The 4", "The gr").
 _TWO_WORDS = re.compile(r"^(?:the|a|an)\s+(\w+)\W*$", re.I)
 #: Text that goes on from the letter rather than saying something of its own ("B and I agree
@@ -213,6 +215,8 @@ def _of_its_own(said: str, option: str) -> bool:
     two = _TWO_WORDS.match(said)
     if two and not any(w.startswith(two.group(1).lower()) for w in opt.words(option)):
         return True  # "A. The 4" for "The professor": no word of the option begun
+    if _NAME.match(said):
+        return True  # "A. Marcus Reno" for "Not enough information": a person of its own
     sentence_options = len(opt.words(option)) >= 5
     own_sentence = len(opt.words(said)) >= 4 and not _GOES_ON.match(said)
     return bool(_NOUN_PHRASE.match(said)) or (sentence_options and own_sentence)
