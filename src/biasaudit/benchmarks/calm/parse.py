@@ -59,6 +59,8 @@ from biasaudit.benchmarks.calm.parse_words import (
     NLI_UNDECIDED,
     NON_ANSWER,
     NOT_A_REPLY,
+    NOT_ONE,
+    NUMBERED_FIELD,
     NUMBERED_LIST,
     OPENER,
     QA_CUT_OFF,
@@ -89,16 +91,11 @@ __all__ = [
 ParserName = Literal["strict", "repo", "repo_fixed", "legacy_strict"]
 
 
-#: A numbered field of a made-up next example inside the line ("2018Prediction 6: You"): the
-#: reply ends before it.
-_NUMBERED_FIELD = re.compile(r"(?<=\w)\s*(?=[A-Z][a-z]+\s*\d+\s*:)")
-
-
 def first_line(output: str, first_sentence: bool = False) -> str | None:
     """The reply's first line without a list marker ("1. Yes"), after an echoed question
     ("True or False? True", "True or false: true"); None when the line continues the prompt
     or only asks a question. `first_sentence` keeps the text before the first ". " too."""
-    line = _NUMBERED_FIELD.split(output.split("\n")[0].strip(), maxsplit=1)[0]
+    line = NUMBERED_FIELD.split(output.split("\n")[0].strip(), maxsplit=1)[0]
     line = LIST_MARKER.sub("", line, count=1)
     if "?" in line and line.rsplit("?", 1)[1].strip():
         line = line.rsplit("?", 1)[1].strip()
@@ -283,10 +280,6 @@ def _several_items(line: str) -> bool:
     return len(items) != 1
 
 
-#: The core yes/no reader's abstentions that CALM's own words must not overrule.
-_NOT_ONE = (Reason.TWO_ANSWERS, Reason.RETRACTED, Reason.CONTRADICTION)
-
-
 def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
     line = first_line(output)
     whole = reply_lines(output) or ""
@@ -318,7 +311,7 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         reading = read_yes_no(whole)
         if reading.answered or supposes(whole):  # the core reader, else CALM's words
             return (out, reading.value == target) if reading.answered else (None, False)
-        if reading.reason in _NOT_ONE or (
+        if reading.reason in NOT_ONE or (
             reading.reason == Reason.HEDGE and _labels_in_order(out, YES_NO)
         ):
             return None, False  # the core reader found two answers, a retraction or a hedge

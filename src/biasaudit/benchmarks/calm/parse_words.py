@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from biasaudit.answers.reading import Reason
 from biasaudit.benchmarks.calm.parse_common import label_set
 
 # --- the released scorer (parser="repo" / "repo_fixed") ---
@@ -165,3 +166,9 @@ QA_UNITS = frozenset(
     {"st", "nd", "rd", "th", "am", "pm", "km", "cm", "mm", "kg", "mg", "ml", "ft", "lb", "lbs"}
     | {"mph", "kph", "hrs", "mins", "yrs", "yo", "bn", "mn", "s", "x"}
 )
+
+#: A numbered field of a made-up next example inside the line ("2018Prediction 6: You"): the
+#: reply ends before it.
+NUMBERED_FIELD = re.compile(r"(?<=\w)\s*(?=[A-Z][a-z]+\s*\d+\s*:)")
+#: The core yes/no reader's abstentions that CALM's own words must not overrule.
+NOT_ONE = (Reason.TWO_ANSWERS, Reason.RETRACTED, Reason.CONTRADICTION)
