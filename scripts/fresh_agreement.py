@@ -58,6 +58,7 @@ ROUNDS: dict[int, tuple[str, str]] = {
     22: ("25107-25109", "round 21's rules (2f24018)"),
     23: ("26107-26109", "round 22's rules (ebe7284)"),
     24: ("27107-27109", "round 23's rules and the probes (b90ccf9)"),
+    25: ("28107-28109", "round 24's rules (59bd8d5)"),
 }
 
 
