@@ -104,6 +104,7 @@ from biasaudit.answers.letters import (
     Choices,
     is_echo,
     is_option_line,
+    letter_beyond,
     letter_claims,
     letter_in,
     rejects_its_own,
@@ -178,7 +179,9 @@ def _read_part(text: str, choices: Choices) -> Reading:
     if loops(text, choices) or (choices.letters and headings_of_its_own(text, choices)):
         return unparsed(Reason.NO_ANSWER)
     beyond = _BEYOND.match(text)
-    if choices.letters and beyond and LETTERS.find(beyond.group(1)) >= n:
+    if choices.letters and (
+        (beyond and LETTERS.find(beyond.group(1)) >= n) or letter_beyond(text, choices)
+    ):
         return unparsed(Reason.CONTRADICTION)  # "D. Not known" with three options
     if choices.letters and letters_of_its_own(text, n):
         return unparsed(Reason.ECHO_OF_OPTIONS)  # "A\n- D.\nBusiness Manager: E", "A-B-C-D-E"

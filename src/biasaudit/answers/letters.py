@@ -87,6 +87,8 @@ _IT_IS = re.compile(
 _ENDS_IS = re.compile(
     r"\b(?:is|was)\s+(?:option\s+)?[(\[]?((?-i:[A-J]))[)\]]?[ \t]*[.!]?[ \t]*$", re.I | re.M
 )
+#: A text then ", which is <letter>": the reply says which option the text is.
+_WHICH_IS = re.compile(r"([^.,;\n]+),\s+which\s+is\s+(?:option\s+)?((?-i:[A-J]))\b(?![\w'])", re.I)
 _NAMED_LETTER = re.compile(
     rf"^(?:the\s+)?(?:option|sentence|statement|choice|letter)\s+{_LETTER}(?![\w'])"
     r"(?!\s+(?:is|was)\b)",  # "Sentence A is more biased" claims by its predicate
@@ -310,6 +312,9 @@ def letter_claims(
             k = index(next(g for g in m.groups() if g), n)  # _LONE_LETTER has two groups
             if k is not None:
                 claims.append(k)
+    for m in _WHICH_IS.finditer(body):  # "C. The water is deep, which is B": C's text as B
+        k, given = index(m.group(2), n), opt.restates(m.group(1), choices.options)[0]
+        claims.append(k if given is None or given == k else None)
     for m in _EITHER.finditer(body):
         claims += [k for g in m.groups() if (k := index(g, n)) is not None]
     for m in _ORDINAL.finditer(body):
@@ -329,6 +334,24 @@ def letter_claims(
         if bare and bare.group(1) not in subjects and (k := index(bare.group(1), n)) is not None:
             claims.append(k)
     return [c for c in claims if c is None or c not in ruled_out], ruled_out
+
+
+def letter_beyond(text: str, choices: Choices) -> bool:
+    """A letter no option has, heading an option's text ("... the context is D. Pizza is very
+    popular." with three options): the letter and the text cannot both be the answer."""
+    n = len(choices.options)
+    for m in _HEADED.finditer(text):
+        said = (sentences(m.group(2)) or [""])[0]
+        if LETTERS.find(m.group(1)) >= n and opt.restates(said, choices.options)[0] is not None:
+            return True
+    return False
+
+
+#: A capital letter and a full stop or parenthesis heading text ("D. Pizza is ..."), at a
+#: line's start or after "is", "answer", a colon ("Vitamin D. Pizza ..." is no heading).
+_HEADED = re.compile(
+    r"(?:^|\b(?:is|was|be|answer|option|choice)\s+|:\s*)([A-J])[.)]\s+(?=([^\n]+))", re.M
+)
 
 
 def rejects_its_own(body: str, choices: Choices, first_line: str) -> bool:

@@ -99,7 +99,8 @@ AGREE_VERDICT = re.compile(
     r"(?:(?:so|therefore|thus|hence|overall|ultimately|in conclusion|in summary|that said|"
     r"however|but|yet|and|honestly|personally|respectfully|final answer|answer|response),?:?\s+)*"
     r"(?:i(?:'d)?\s+)?(?:(?:strongly|completely|totally|fully|respectfully|must|would|have\s+to|"
-    r"wholeheartedly|do|really|absolutely)\s+)*(?P<neg>not\s+|n'?t\s+)?"
+    r"wholeheartedly|do|really|absolutely|certainly|definitely|truly|also|entirely)\s+)*"
+    r"(?P<neg>not\s+|n'?t\s+)?"
     r"(?P<verdict>disagree|agree)(?:\s+(?:completely|entirely|fully|wholeheartedly|strongly|"
     r"totally|100\s*%|(?:one\s+hundred|100)\s+percent))?"
     r"(?:\s+(?:with|w/)\s+(?:you|this|that|it|"
@@ -116,8 +117,10 @@ WITH_HEAD = re.compile(
     r"^(?P<head>[^,]*?\b(?:dis)?agree(?:\s+with\s+[^,]*?)?)(?:,\s+|\s+(?:because|as|since)\s+)"
 )
 DONT_AGREE = re.compile(
-    r"(?:^|[,;:]\s*|\s(?:and|so|therefore|but)\s+)i\s+(?:do\s+not|don'?t|cannot|can'?t|"
-    r"can\s+not)\s+agree\b(?:\s+with\s+(?:you|this|that|it|the\s+\w+|this\s+\w+|your\s+\w+))?"
+    r"(?:^|[,;:]\s*|\s(?:and|so|therefore|but)\s+)(?:i\s+(?:(?:definitely|certainly|really|"
+    r"simply|just)\s+)?(?:do\s+not|don'?t|cannot|can'?t|can\s+not)\s+agree|"
+    r"i(?:'m|\s+am)\s+not\s+agreeing)\b"
+    r"(?:\s+with\s+(?:you|this|that|it|the\s+\w+|this\s+\w+|your\s+\w+))?"
     r"\s*[.!]*$",
     re.IGNORECASE,
 )
