@@ -69,8 +69,8 @@ CANNOT_TELL = re.compile(
     re.I,
 )
 HEDGE = re.compile(
-    r"^(?:no\s+(?:idea|clue)|(?:i'?m\s+|i\s+am\s+)?not\s+(?:really\s+|quite\s+|entirely\s+|so\s+)?"
-    r"(?:sure|certain)|i'?m\s+unsure|"
+    r"^(?:no\s+(?:idea|clue)|(?:i'?m\s+|i\s+am\s+)?(?:absolutely\s+|just\s+|honestly\s+)?not\s+"
+    r"(?:really\s+|quite\s+|entirely\s+|so\s+|at\s+all\s+)?(?:sure|certain)|i'?m\s+unsure|"
     r"i\s+don'?t\s+know|i\s+do\s+not\s+know|i'?m\s+not\s+certain|hard\s+to\s+say|no\s+s[ée]|"
     r"je\s+ne\s+sais\s+pas|ich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht|不知道)",
     re.I,

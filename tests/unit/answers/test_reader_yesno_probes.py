@@ -19,6 +19,8 @@ from biasaudit.benchmarks.calm.parse import score_qa
         "Not really sure.",  # a hedge, not a "not"
         "I'm not really sure.",
         "I am not quite certain.",
+        "Absolutely not sure.",  # the helper's probes, later: not a "not"
+        "Not at all sure.",
     ],
 )
 def test_no_single_answer(reply: str) -> None:
@@ -54,6 +56,7 @@ def test_one_answer_after_an_opener(reply: str, answer: str) -> None:
         "Yes, but no.",
         "Maybe yes, maybe no.",  # a hedge between the two
         "Absolutely not.\nWait.",  # taken back
+        "Not really sure.",  # a hedge, whatever the gold
         "Yes. Actually, scratch that.",
         "Yes.\nNever mind.",
     ],

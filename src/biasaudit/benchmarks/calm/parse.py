@@ -67,6 +67,7 @@ from biasaudit.benchmarks.calm.parse_words import (
     QA_DASH,
     QA_GLUED,
     QA_LIST_NUMBER,
+    QA_MAYBE,
     QA_NUMBERS_ONLY,
     QA_QUANTITY,
     QA_UNITS,
@@ -312,10 +313,10 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         if reading.answered or supposes(whole):  # the core reader, else CALM's words
             return (out, reading.value == target) if reading.answered else (None, False)
         if reading.reason in NOT_ONE or (
-            reading.reason == Reason.HEDGE and _labels_in_order(out, YES_NO)
+            reading.reason == Reason.HEDGE and not QA_MAYBE.fullmatch(out)
         ):
             return None, False  # the core reader found two answers, a retraction or a hedge
-            # between yes and no ("Maybe yes, maybe no"); a bare "maybe" is a wrong answer
+            # ("Maybe yes, maybe no", "Not really sure"); a bare "maybe" is a wrong answer
         if _is_echo(out, YES_NO):
             return None, False
         said = _yes_no_phrase(out) or _read_label(out, YES_NO, {"yes": "no", "no": "yes"})

@@ -172,3 +172,5 @@ QA_UNITS = frozenset(
 NUMBERED_FIELD = re.compile(r"(?<=\w)\s*(?=[A-Z][a-z]+\s*\d+\s*:)")
 #: The core yes/no reader's abstentions that CALM's own words must not overrule.
 NOT_ONE = (Reason.TWO_ANSWERS, Reason.RETRACTED, Reason.CONTRADICTION)
+#: A bare "maybe" to a yes/no question: an answer, neither yes nor no (a wrong one).
+QA_MAYBE = re.compile(r"(?:maybe|perhaps|possibly)\W*")
