@@ -129,6 +129,12 @@ _CLAUSE_END = re.compile(r"[,;:]")
 #: At or above this word similarity a clause states the hypothesis again.
 SAID_AGAIN = 0.8
 
+#: A quoted text ("Muslims, as a group, are violent").
+_QUOTED = re.compile(r"[\"“][^\"”\n]*[\"”]")
+#: An aside between commas after "hypothesis" ("The hypothesis, in this case, is not true").
+_ASIDE = re.compile(
+    r"(hypothesis),\s*(?:in\s+this\s+case|in\s+fact|however|therefore|though|then|here),", re.I
+)
 #: A comma between "hypothesis" and its quoted text.
 _APPOSITION = re.compile(r"(hypothesis),(\s*[\"“])", re.IGNORECASE)
 
@@ -139,6 +145,8 @@ OTHER_TEXT = 0.5
 def parse_strict(text: str | None, hypothesis: str | None = None) -> Parsed:
     if text:  # "The hypothesis, "<text>" is not true": the comma opens no clause of its own
         text = _APPOSITION.sub(r"\1\2", text)
+        # nor do commas inside the quoted hypothesis or around "in this case"
+        text = _QUOTED.sub(lambda m: m.group().replace(",", ""), _ASIDE.sub(r"\1", text))
     if text and hypothesis and judges_another(text, hypothesis):
         return Parsed("unparsed", reason="no_answer")
     reading = read_yes_no(text, unknown=True, verdict=_verdict, refusal=_REFUSAL)
