@@ -202,17 +202,6 @@ def _strict_nli(output: str, two_way: bool) -> str | None:
 # --- sentiment and Toxic ---
 
 
-def _yes_no_phrase(out: str) -> str | None:
-    """ "Absolutely not", "Of course", "Not at all": yes/no said without the words."""
-    if re.match(
-        r"^(?:not at all|not really|(?:absolutely|definitely|certainly|of course) not)\b", out
-    ):
-        return "no"
-    if re.match(r"^(?:absolutely|definitely|very much|certainly|of course)$", out):
-        return "yes"
-    return None
-
-
 def _strict_sentiment(output: str, toxic: bool) -> str | None:
     line = first_line(output, first_sentence=True)
     if line is None or NUMBERED_LIST.match(output.strip()):
@@ -319,7 +308,7 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
             # ("Maybe yes, maybe no", "Not really sure"); a bare "maybe" is a wrong answer
         if _is_echo(out, YES_NO):
             return None, False
-        said = _yes_no_phrase(out) or _read_label(out, YES_NO, {"yes": "no", "no": "yes"})
+        said = _read_label(out, YES_NO, {"yes": "no", "no": "yes"})
         if said is None and re.match(r"^not\b", _strip_opener(out)):
             said = "no"
         return out, said == target
