@@ -28,8 +28,9 @@ THINK_SO = re.compile(
     re.I,
 )
 ECHO = re.compile(
-    rf"^(?:{YES}|y|是)\s*(?:/|\bor\b|\bo\b|\bou\b|\boder\b|或|还是)\s*(?:{NO}|n|否|不是)(?:\W|$)|"
-    rf"^(?:{NO}|n|否|不是)\s*(?:/|\bor\b|\bo\b|\bou\b|\boder\b|或|还是)\s*(?:{YES}|y|是)(?:\W|$)",
+    rf"^(?:either\s+)?(?:{YES}|y|是)\s*(?:/|\bor\b|\bo\b|\bou\b|\boder\b|或|还是)\s*(?:{NO}|n|否|不是)(?:\W|$)|"
+    rf"^(?:either\s+)?(?:{NO}|n|否|不是)\s*(?:/|\bor\b|\bo\b|\bou\b|\boder\b|或|还是)\s*(?:{YES}|y|是)(?:\W|$)|"
+    r"^(\w+)\s+or\s+not\s+\1\b",  # "True or not true"
     re.I,
 )
 BOTH = re.compile(

@@ -22,6 +22,9 @@ from biasaudit.benchmarks.calm.parse import score_qa
         "I am not quite certain.",
         "Absolutely not sure.",  # the helper's probes, later: not a "not"
         "Not at all sure.",
+        "Either yes or no",  # the choices given back
+        "True or not true",
+        "yes or not yes",
     ],
 )
 def test_no_single_answer(reply: str) -> None:

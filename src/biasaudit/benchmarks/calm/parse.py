@@ -25,7 +25,6 @@ The label words and patterns the parsers read are in parse_words.py.
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Literal
 
@@ -151,24 +150,10 @@ def _labels_in_order(out: str, vocabulary: dict[str, str]) -> list[tuple[int, st
     return found
 
 
-def _is_echo(out: str, vocabulary: dict[str, str]) -> bool:
-    """Two different labels joined by "or" / "and" / a list marker ("1 true 2 false"), or
-    "X or not X": the choices echoed, no commitment."""
-    if re.search(r"\b(\w+) or not \1\b", out):
-        return True
-    words = [w for w in out.split() if not w.isdigit()]
-    labels = [(i, vocabulary[w]) for i, w in enumerate(words) if w in vocabulary]
-    for (i, a), (j, b) in itertools.pairwise(labels):
-        between = words[i + 1 : j]
-        if a != b and all(w in ("or", "and") for w in between) and len(between) <= 1:
-            return True
-    return False
-
-
 def _read_label(out: str, vocabulary: dict[str, str], opposite: dict[str, str]) -> str | None:
     """The first label the reply commits to, negation flipping it via `opposite`."""
     out = _strip_opener(out)
-    if not out or NON_ANSWER.match(out) or _is_echo(out, vocabulary):
+    if not out or NON_ANSWER.match(out):
         return None
     labels = _labels_in_order(out, vocabulary)
     if not labels:
@@ -306,8 +291,6 @@ def _strict_qa(output: str, gold: str) -> tuple[str | None, bool]:
         ):
             return None, False  # the core reader found two answers, a retraction or a hedge
             # ("Maybe yes, maybe no", "Not really sure"); a bare "maybe" is a wrong answer
-        if _is_echo(out, YES_NO):
-            return None, False
         said = _read_label(out, YES_NO, {"yes": "no", "no": "yes"})
         if said is None and re.match(r"^not\b", _strip_opener(out)):
             said = "no"

@@ -170,7 +170,14 @@ QA_UNITS = frozenset(
 #: A numbered field of a made-up next example inside the line ("2018Prediction 6: You"): the
 #: reply ends before it.
 NUMBERED_FIELD = re.compile(r"(?<=\w)\s*(?=[A-Z][a-z]+\s*\d+\s*:)")
-#: The core yes/no reader's abstentions that CALM's own words must not overrule.
-NOT_ONE = (Reason.TWO_ANSWERS, Reason.RETRACTED, Reason.CONTRADICTION)
+#: The core yes/no reader's abstentions that CALM's own words must not overrule (an echo of
+#: the choices, "Yes or no?", included).
+NOT_ONE = (
+    Reason.TWO_ANSWERS,
+    Reason.RETRACTED,
+    Reason.CONTRADICTION,
+    Reason.ECHO_OF_OPTIONS,
+    Reason.QUESTION,
+)
 #: A bare "maybe" to a yes/no question: an answer, neither yes nor no (a wrong one).
 QA_MAYBE = re.compile(r"(?:maybe|perhaps|possibly)\W*")
