@@ -59,6 +59,7 @@ ROUNDS: dict[int, tuple[str, str]] = {
     23: ("26107-26109", "round 22's rules (ebe7284)"),
     24: ("27107-27109", "round 23's rules and the probes (b90ccf9)"),
     25: ("28107-28109", "round 24's rules (59bd8d5)"),
+    26: ("29107-29109", "round 25's rules and the second probes (bdd70cf)"),
 }
 
 
