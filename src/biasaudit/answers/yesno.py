@@ -275,11 +275,9 @@ def _read_part(
             return _read_part(rest.group(1), has_unknown, verdict, None)
         return unparsed(Reason.ECHO_OF_OPTIONS)
     stripped = words.OPENER.sub("", body, count=1).strip()
-    if any(
-        words.BOTH.match(_MAYBE.sub("", t, count=1)) for t in (body, stripped)
-    ) or words.BOTH_WORDS.search(
-        body
-    ):  # "Yes and no.", "I'd say yes and no.", "Probably yes and no."
+    # "Yes and no.", "I'd say yes and no.", "Probably yes and no.", "both true and false"
+    both = any(words.BOTH.match(_MAYBE.sub("", t, count=1)) for t in (body, stripped))
+    if both or words.BOTH_WORDS.search(body):
         return Reading("unknown") if has_unknown else unparsed(Reason.TWO_ANSWERS)
     if words.CANNOT_TELL.match(body) or words.CANNOT_TELL.match(stripped):
         bare = {_leading(c) for c in _clauses(body)[1:] if words.BARE.match(c)}
