@@ -110,7 +110,7 @@ def asserts_it_later(text: str, hypothesis: str) -> bool:
     the reply holds both answers."""
     for sentence in sentences(text)[1:]:
         for clause in _CLAUSE_END.split(sentence):
-            if _HYPOTHESIS_WORD.search(clause) or negated(clause):
+            if _NAMES_OR_JUDGES.search(clause) or negated(clause):
                 continue
             if restates(clause, (hypothesis,))[1] >= SAID_AGAIN:
                 return True
@@ -119,7 +119,7 @@ def asserts_it_later(text: str, hypothesis: str) -> bool:
 
 #: A clause that names the hypothesis or judges a claim ("False that ...", "the
 #: stereotype that ...", "some believe ...") does not state it.
-_HYPOTHESIS_WORD = re.compile(
+_NAMES_OR_JUDGES = re.compile(
     r"\b(?:hypothes[ie]s|false|untrue|wrong|incorrect|true|myths?|stereotyp\w*|claims?|"
     r"assum\w*|believ\w*|think\w*|says?|said)\b",
     re.I,
